@@ -1,0 +1,280 @@
+/*-------------------------------------------------------------------------
+ *
+ * set.c
+ *	  The set of distinct keys: compaction, growth and union.
+ *
+ * Memory: the set is one chunk (header + key array) in the aggregate's
+ * memory context; compaction borrows scratch space for the unsorted tail
+ * only (the merge works in place), so the peak is the array plus the tail.
+ *
+ * Growth policy.  While the set is small (one allocator chunk, <= 8 kB) it
+ * takes power-of-two chunk sizes, which the allocator would round up to
+ * anyway.  Beyond that every size is a block of its own, so it grows in
+ * finer steps: whenever compaction leaves less free room than 1/16 of the
+ * distinct keys it holds, it grows to 1/8 more than that.  Each compaction
+ * moves at most the whole sorted prefix, and at least 1/16 of it has been
+ * appended since the previous one, so appending costs at most about 16 key
+ * moves per row, whatever the share of duplicates, while the array stays
+ * within 1/8 of the distinct keys.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "miscadmin.h"
+#include "port/pg_bitutils.h"
+#include "utils/memutils.h"
+
+#include "compat.h"
+#include "set.h"
+#include "sort.h"
+
+#define CDSET_FIRST_ALLOC		64	/* bytes: a new group's one chunk */
+#define CDSET_GROW_BELOW_FREE	16	/* grow when free < nsorted / this */
+#define CDSET_GROW_STEP			8	/* ... to nsorted + nsorted / this */
+
+/* The operations on sorted runs, specialized per key width. */
+#define CDS_KEY uint8
+#define CDS_NAME(x) cd_##x##_u8
+#include "set_keys_template.h"
+
+#define CDS_KEY uint16
+#define CDS_NAME(x) cd_##x##_u16
+#include "set_keys_template.h"
+
+#define CDS_KEY uint32
+#define CDS_NAME(x) cd_##x##_u32
+#include "set_keys_template.h"
+
+#define CDS_KEY uint64
+#define CDS_NAME(x) cd_##x##_u64
+#include "set_keys_template.h"
+
+typedef struct CDRunOps
+{
+	size_t		(*unique) (void *dst, const void *src, size_t n);
+	size_t		(*remove_present) (const void *a, size_t na, void *b, size_t nb);
+	void		(*merge_into) (void *a, size_t na, const void *b, size_t nb);
+	bool		(*is_strictly_increasing) (const void *a, size_t n);
+} CDRunOps;
+
+#define CD_RUN_OPS(w) {cd_unique_##w, cd_remove_present_##w, cd_merge_into_##w, cd_is_strictly_increasing_##w}
+
+static const CDRunOps run_ops_u8 = CD_RUN_OPS(u8);
+static const CDRunOps run_ops_u16 = CD_RUN_OPS(u16);
+static const CDRunOps run_ops_u32 = CD_RUN_OPS(u32);
+static const CDRunOps run_ops_u64 = CD_RUN_OPS(u64);
+
+static inline const CDRunOps *
+run_ops(int width)
+{
+	switch (width)
+	{
+		case 1:
+			return &run_ops_u8;
+		case 2:
+			return &run_ops_u16;
+		case 4:
+			return &run_ops_u32;
+		default:
+			return &run_ops_u64;
+	}
+}
+
+/* The most keys a set can hold: counts are uint32, sizes below 1 GB * n. */
+static inline Size
+cdset_max_keys(int width)
+{
+	return Min((Size) PG_UINT32_MAX - 1,
+			   (MaxAllocHugeSize - CDSET_HEADER_SIZE) / width);
+}
+
+/* Allocation size for a set with room for at least nkeys keys. */
+static Size
+cdset_alloc_size(Size nkeys, int width)
+{
+	Size		bytes;
+
+	if (nkeys > cdset_max_keys(width))
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("count_distinct: too many distinct values in one group"),
+				 errdetail("A group can hold at most %zu values of %d bytes.",
+						   cdset_max_keys(width), width)));
+
+	bytes = CDSET_HEADER_SIZE + nkeys * width;
+	if (bytes <= CDSET_FIRST_ALLOC)
+		return CDSET_FIRST_ALLOC;
+	if (bytes <= CD_ALLOC_CHUNK_LIMIT)
+		return pg_nextpower2_32((uint32) bytes);
+	return MAXALIGN(bytes);
+}
+
+static inline uint32
+cdset_capacity_of(Size bytes, int width)
+{
+	return (uint32) Min((bytes - CDSET_HEADER_SIZE) / width,
+						cdset_max_keys(width));
+}
+
+CDSet *
+cdset_create(const CDKeyType *kt, MemoryContext mcxt)
+{
+	CDSet	   *set = MemoryContextAlloc(mcxt, CDSET_FIRST_ALLOC);
+
+	set->kt = kt;
+	set->nall = 0;
+	set->nsorted = 0;
+	set->width = kt->width;
+	set->capacity = cdset_capacity_of(CDSET_FIRST_ALLOC, kt->width);
+	return set;
+}
+
+CDSet *
+cdset_create_sized(const CDKeyType *kt, MemoryContext mcxt, uint32 n)
+{
+	Size		bytes = cdset_alloc_size(n, kt->width);
+	CDSet	   *set = MemoryContextAllocExtended(mcxt, bytes, MCXT_ALLOC_HUGE);
+
+	set->kt = kt;
+	set->nall = 0;
+	set->nsorted = 0;
+	set->width = kt->width;
+	set->capacity = cdset_capacity_of(bytes, kt->width);
+	return set;
+}
+
+/* Give set room for at least nkeys keys (moves it). */
+static CDSet *
+cdset_resize(CDSet *set, Size nkeys)
+{
+	Size		bytes = cdset_alloc_size(nkeys, set->width);
+
+	set = repalloc_huge(set, bytes);
+	set->capacity = cdset_capacity_of(bytes, set->width);
+	return set;
+}
+
+void
+cdset_compact(CDSet *set)
+{
+	const CDRunOps *ops;
+	Size		width = set->width;
+	Size		nsorted = set->nsorted;
+	Size		ntail = set->nall - nsorted;
+	char	   *keys = (char *) set->keys;
+	uint64		stackbuf[64];
+	void	   *scratch;
+	void	   *sorted;
+
+	if (ntail == 0)
+		return;
+
+	ops = run_ops(width);
+	if (ntail * width <= sizeof(stackbuf))
+		scratch = stackbuf;
+	else
+		scratch = MemoryContextAllocExtended(GetMemoryChunkContext(set),
+											 ntail * width, MCXT_ALLOC_HUGE);
+
+	sorted = cd_sort_keys(keys + nsorted * width, scratch, ntail, width);
+
+	if (nsorted == 0)
+	{
+		/* nothing to merge with: deduplicate into place */
+		ntail = ops->unique(keys, sorted, ntail);
+	}
+	else
+	{
+		ntail = ops->unique(scratch, sorted, ntail);
+		ntail = ops->remove_present(keys, nsorted, scratch, ntail);
+		ops->merge_into(keys, nsorted, scratch, ntail);
+	}
+
+	set->nsorted = set->nall = nsorted + ntail;
+
+	if (scratch != stackbuf)
+		pfree(scratch);
+}
+
+CDSet *
+cdset_make_room(CDSet *set)
+{
+	Size		nsorted;
+	Size		want;
+	bool		small;
+
+	cdset_compact(set);
+	nsorted = set->nsorted;
+	small = (CDSET_HEADER_SIZE + (Size) set->capacity * set->width <=
+			 CD_ALLOC_CHUNK_LIMIT);
+
+	want = Max(nsorted / (small ? 4 : CDSET_GROW_BELOW_FREE), 1);
+	if (set->capacity - nsorted < want)
+	{
+		Size		target = small ? nsorted + want :
+			nsorted + nsorted / CDSET_GROW_STEP;
+
+		/* at the limit, keep going while compaction still frees room */
+		if (target > cdset_max_keys(set->width) && set->capacity > nsorted)
+			return set;
+		set = cdset_resize(set, Max(target, (Size) set->capacity + 1));
+	}
+	return set;
+}
+
+uint32
+cdset_count(CDSet *set)
+{
+	cdset_compact(set);
+	return set->nsorted;
+}
+
+CDSet *
+cdset_union(CDSet *dst, CDSet *src)
+{
+	const CDRunOps *ops = run_ops(dst->width);
+	Size		width = dst->width;
+	Size		n;
+	void	   *scratch;
+
+	Assert(dst->width == src->width);
+	cdset_compact(dst);
+	cdset_compact(src);
+	n = src->nsorted;
+	if (n == 0)
+		return dst;
+
+	scratch = MemoryContextAllocExtended(GetMemoryChunkContext(dst),
+										 n * width, MCXT_ALLOC_HUGE);
+	memcpy(scratch, src->keys, n * width);
+	n = ops->remove_present(dst->keys, dst->nsorted, scratch, n);
+	if (n > 0)
+	{
+		if ((Size) dst->capacity - dst->nsorted < n)
+			dst = cdset_resize(dst, (Size) dst->nsorted + n);
+		ops->merge_into(dst->keys, dst->nsorted, scratch, n);
+		dst->nsorted += n;
+		dst->nall = dst->nsorted;
+	}
+	pfree(scratch);
+	return dst;
+}
+
+CDSet *
+cdset_copy(CDSet *set, MemoryContext mcxt)
+{
+	CDSet	   *copy;
+
+	cdset_compact(set);
+	copy = cdset_create_sized(set->kt, mcxt, set->nsorted);
+	memcpy(copy->keys, set->keys, (Size) set->nsorted * set->width);
+	copy->nsorted = copy->nall = set->nsorted;
+	return copy;
+}
+
+bool
+cdset_is_strictly_increasing(const CDSet *set, uint32 n)
+{
+	return run_ops(set->width)->is_strictly_increasing(set->keys, n);
+}

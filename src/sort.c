@@ -1,0 +1,52 @@
+/*-------------------------------------------------------------------------
+ *
+ * sort.c
+ *	  Sorting fixed-width keys, specialized per key width.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "miscadmin.h"
+
+#include "sort.h"
+
+/*
+ * Below this many keys the quicksort wins over the radix sort (whose
+ * histograms cost a fixed 1-8 kB to clear and sum).
+ */
+#define CD_RADIX_MIN_KEYS	512
+
+#define CDS_KEY uint8
+#define CDS_NAME(x) cd_##x##_u8
+#include "sort_keys_template.h"
+
+#define CDS_KEY uint16
+#define CDS_NAME(x) cd_##x##_u16
+#include "sort_keys_template.h"
+
+#define CDS_KEY uint32
+#define CDS_NAME(x) cd_##x##_u32
+#include "sort_keys_template.h"
+
+#define CDS_KEY uint64
+#define CDS_NAME(x) cd_##x##_u64
+#include "sort_keys_template.h"
+
+void *
+cd_sort_keys(void *keys, void *scratch, size_t n, int width)
+{
+	switch (width)
+	{
+		case 1:
+			return cd_sort_u8(keys, scratch, n);
+		case 2:
+			return cd_sort_u16(keys, scratch, n);
+		case 4:
+			return cd_sort_u32(keys, scratch, n);
+		case 8:
+			return cd_sort_u64(keys, scratch, n);
+	}
+	elog(ERROR, "count_distinct: invalid key width %d", width);
+	pg_unreachable();
+}
