@@ -79,7 +79,7 @@ count_distinct_append(PG_FUNCTION_ARGS)
 		set = cdset_create(kt, aggcontext);
 	}
 
-	set = cdset_add(set, cd_key_encode(set->kt, PG_GETARG_DATUM(1)));
+	set = cdset_add_value(set, PG_GETARG_DATUM(1));
 	PG_RETURN_POINTER(set);
 }
 
@@ -129,7 +129,7 @@ count_distinct_elements_append(PG_FUNCTION_ARGS)
 											kt->typbyval, kt->typalign);
 
 		if (!isnull)
-			set = cdset_add(set, cd_key_encode(kt, value));
+			set = cdset_add_value(set, value);
 	}
 	PG_RETURN_POINTER(set);
 }
@@ -231,7 +231,6 @@ array_agg_distinct_final(PG_FUNCTION_ARGS)
 	CDSet	   *set;
 	Datum	   *values;
 	uint32		n;
-	uint32		i;
 
 	(void) aggregate_context(fcinfo, "array_agg_distinct_final");
 
@@ -252,10 +251,7 @@ array_agg_distinct_final(PG_FUNCTION_ARGS)
 	if (set == NULL)
 		PG_RETURN_ARRAYTYPE_P(construct_empty_array(rt->elemtype));
 
-	n = cdset_count(set);
-	values = palloc_extended(Max(n, 1) * sizeof(Datum), MCXT_ALLOC_HUGE);
-	for (i = 0; i < n; i++)
-		values[i] = cd_key_decode(set->kt, cdset_get_key(set, i));
+	values = cdset_output_datums(set, &n);
 
 	PG_RETURN_ARRAYTYPE_P(construct_array(values, (int) n, rt->elemtype,
 										  rt->typlen, rt->typbyval,

@@ -9,10 +9,17 @@
 
 #include <math.h>
 
+#include "access/tupmacs.h"
+#include "catalog/pg_collation.h"
 #include "catalog/pg_type.h"
-#include "utils/float.h"
+#include "mb/pg_wchar.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/pg_locale.h"
+#include "utils/syscache.h"
+#include "utils/typcache.h"
+#include "utils/uuid.h"
 
 #include "key.h"
 
@@ -46,16 +53,42 @@ static const CDFixedKeyRule fixed_key_rules[] = {
 	{TIMESTAMPTZOID, CD_KEY_INT, 8},
 };
 
+/*
+ * Types whose "=" is byte equality of their bytes (for text and varchar: of
+ * their payload, under a deterministic collation), so CD_KEY_BYTES keys need
+ * no comparator: bytea and uuid compare with memcmp then length, exactly as
+ * their btree comparators do; text under a deterministic collation is equal
+ * only when its bytes are (texteq).  Everything else (numeric 1.0 = 1.00,
+ * bpchar's trailing blanks, interval '1 day' = '24 hours', jsonb, citext,
+ * nondeterministic collations, ...) takes the type's comparator.
+ */
+static bool
+is_bytes_type(Oid basetypid, Oid collation)
+{
+	switch (basetypid)
+	{
+		case BYTEAOID:
+		case UUIDOID:
+			return true;
+		case TEXTOID:
+		case VARCHAROID:
+			return OidIsValid(collation) && get_collation_isdeterministic(collation);
+		default:
+			return false;
+	}
+}
+
 void
-cd_keytype_init(CDKeyType *kt, Oid typid, Oid collation)
+cd_keytype_init(CDKeyType *kt, Oid typid, Oid collation, MemoryContext mcxt)
 {
 	Oid			basetypid = getBaseType(typid);
+	TypeCacheEntry *tce;
+	Oid			iofunc;
 	int			i;
 
 	memset(kt, 0, sizeof(*kt));
 	kt->typid = typid;
 	kt->basetypid = basetypid;
-	kt->collation = collation;
 	get_typlenbyvalalign(basetypid, &kt->typlen, &kt->typbyval, &kt->typalign);
 
 	for (i = 0; i < lengthof(fixed_key_rules); i++)
@@ -69,10 +102,60 @@ cd_keytype_init(CDKeyType *kt, Oid typid, Oid collation)
 		}
 	}
 
-	ereport(ERROR,
-			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-			 errmsg("count_distinct does not support type %s",
-					format_type_be(typid))));
+	/* the same checks, and errors, as a native DISTINCT aggregate's sort */
+	tce = lookup_type_cache(basetypid, TYPECACHE_EQ_OPR | TYPECACHE_LT_OPR);
+	if (!OidIsValid(tce->eq_opr))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_FUNCTION),
+				 errmsg("could not identify an equality operator for type %s",
+						format_type_be(typid))));
+	if (!OidIsValid(tce->lt_opr))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_FUNCTION),
+				 errmsg("could not identify an ordering operator for type %s",
+						format_type_be(typid))));
+	if (kt->typlen < 0 && kt->typlen != -1)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("count_distinct does not support type %s",
+						format_type_be(typid))));
+	if (type_is_collatable(basetypid) && !OidIsValid(collation))
+		ereport(ERROR,
+				(errcode(ERRCODE_INDETERMINATE_COLLATION),
+				 errmsg("could not determine which collation to use for count_distinct"),
+				 errhint("Use the COLLATE clause to set the collation explicitly.")));
+
+	kt->collation = type_is_collatable(basetypid) ? collation : InvalidOid;
+	kt->encoding = is_bytes_type(basetypid, kt->collation) ?
+		CD_KEY_BYTES : CD_KEY_COMPARATOR;
+	kt->width = 0;
+
+	if (kt->encoding == CD_KEY_COMPARATOR ||
+		(OidIsValid(kt->collation) && !lc_collate_is_c(kt->collation)))
+	{
+		kt->sort_on_output = (kt->encoding == CD_KEY_BYTES);
+		kt->ssup.ssup_cxt = mcxt;
+		kt->ssup.ssup_collation = kt->collation;
+		kt->ssup.ssup_nulls_first = false;
+		PrepareSortSupportFromOrderingOp(tce->lt_opr, &kt->ssup);
+	}
+
+	/* serialization: binary I/O where the type has it, else text I/O */
+	{
+		HeapTuple	tp = SearchSysCache1(TYPEOID, ObjectIdGetDatum(basetypid));
+		Form_pg_type typ;
+
+		if (!HeapTupleIsValid(tp))
+			elog(ERROR, "cache lookup failed for type %u", basetypid);
+		typ = (Form_pg_type) GETSTRUCT(tp);
+		kt->binary_io = OidIsValid(typ->typsend) && OidIsValid(typ->typreceive);
+		kt->ioparam = getTypeIOParam(tp);
+		fmgr_info_cxt(kt->binary_io ? typ->typsend : typ->typoutput,
+					  &kt->sendfn, mcxt);
+		iofunc = kt->binary_io ? typ->typreceive : typ->typinput;
+		fmgr_info_cxt(iofunc, &kt->recvfn, mcxt);
+		ReleaseSysCache(tp);
+	}
 }
 
 const CDKeyType *
@@ -80,15 +163,17 @@ cd_keytype_cached(FmgrInfo *flinfo, Oid typid, Oid collation)
 {
 	CDKeyType  *kt = (CDKeyType *) flinfo->fn_extra;
 
-	if (kt == NULL || kt->typid != typid || kt->collation != collation)
+	/*
+	 * A new entry when the type changes (never overwrite one: sets point to
+	 * it).  Within a query the type of an aggregate's input never changes;
+	 * only deserialization may see several.
+	 */
+	if (kt == NULL || kt->typid != typid ||
+		(kt->width == 0 && kt->collation != collation &&
+		 type_is_collatable(kt->basetypid)))
 	{
-		CDKeyType	tmp;
-
-		/* build first, so an ERROR leaves no half-built cache entry */
-		cd_keytype_init(&tmp, typid, collation);
-		if (kt == NULL)
-			kt = MemoryContextAlloc(flinfo->fn_mcxt, sizeof(CDKeyType));
-		*kt = tmp;
+		kt = MemoryContextAlloc(flinfo->fn_mcxt, sizeof(CDKeyType));
+		cd_keytype_init(kt, typid, collation, flinfo->fn_mcxt);
 		flinfo->fn_extra = kt;
 	}
 	return kt;
@@ -100,7 +185,8 @@ cd_keytype_equal(const CDKeyType *a, const CDKeyType *b)
 	return a == b ||
 		(a->basetypid == b->basetypid &&
 		 a->encoding == b->encoding &&
-		 a->width == b->width);
+		 a->width == b->width &&
+		 a->collation == b->collation);
 }
 
 Datum
@@ -153,6 +239,102 @@ cd_key_decode(const CDKeyType *kt, uint64 key)
 				memcpy(&f, &bits, sizeof(f));
 				return Float8GetDatum(f);
 			}
+		case CD_KEY_BYTES:
+		case CD_KEY_COMPARATOR:
+			break;
 	}
+	elog(ERROR, "count_distinct: not a fixed-width key");
 	pg_unreachable();
+}
+
+Size
+cd_varkey_size(const CDKeyType *kt, Datum value, Datum *detoasted)
+{
+	if (kt->typlen == -1)
+	{
+		struct varlena *v = PG_DETOAST_DATUM_PACKED(value);
+
+		*detoasted = PointerGetDatum(v);
+		return VARSIZE_ANY_EXHDR(v) +
+			(kt->encoding == CD_KEY_COMPARATOR ? VARHDRSZ : 0);
+	}
+	*detoasted = value;
+	return kt->typlen;
+}
+
+void
+cd_varkey_write(const CDKeyType *kt, Datum detoasted, char *dst)
+{
+	if (kt->typlen == -1)
+	{
+		struct varlena *v = (struct varlena *) DatumGetPointer(detoasted);
+		Size		len = VARSIZE_ANY_EXHDR(v);
+
+		if (kt->encoding == CD_KEY_COMPARATOR)
+		{
+			/* a 4-byte header, whatever the input had */
+			uint32		hdr[2];
+
+			SET_VARSIZE((struct varlena *) hdr, len + VARHDRSZ);
+			memcpy(dst, hdr, VARHDRSZ);
+			dst += VARHDRSZ;
+		}
+		memcpy(dst, VARDATA_ANY(v), len);
+	}
+	else if (kt->typbyval)
+	{
+		union
+		{
+			Datum		align;
+			char		bytes[sizeof(Datum)];
+		}			u;
+
+		store_att_byval(u.bytes, detoasted, kt->typlen);
+		memcpy(dst, u.bytes, kt->typlen);
+	}
+	else
+		memcpy(dst, DatumGetPointer(detoasted), kt->typlen);
+}
+
+Datum
+cd_varkey_image_datum(const CDKeyType *kt, const char *image)
+{
+	return fetch_att(image, kt->typbyval, kt->typlen);
+}
+
+Datum
+cd_varkey_output_datum(const CDKeyType *kt, const char *key, Size len)
+{
+	char	   *copy;
+
+	if (kt->encoding == CD_KEY_BYTES && kt->typlen == -1)
+	{
+		struct varlena *v = palloc(len + VARHDRSZ);
+
+		SET_VARSIZE(v, len + VARHDRSZ);
+		memcpy(VARDATA(v), key, len);
+		return PointerGetDatum(v);
+	}
+	/* the image itself (uuid bytes, or a comparator key), aligned */
+	copy = palloc(Max(len, sizeof(Datum)));
+	memcpy(copy, key, len);
+	return fetch_att(copy, kt->typbyval, kt->typlen);
+}
+
+void
+cd_varkey_validate(const CDKeyType *kt, const char *key, Size len)
+{
+	if (kt->typlen > 0 && len != (Size) kt->typlen)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+				 errmsg("invalid count_distinct state"),
+				 errdetail_internal("A value has the wrong length for type %s.",
+									format_type_be(kt->typid))));
+	if (len > MaxAllocSize - VARHDRSZ)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+				 errmsg("invalid count_distinct state"),
+				 errdetail_internal("A value is too long.")));
+	if (kt->basetypid == TEXTOID || kt->basetypid == VARCHAROID)
+		(void) pg_verify_mbstr(GetDatabaseEncoding(), key, (int) len, false);
 }

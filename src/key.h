@@ -20,6 +20,7 @@
 #include <math.h>
 
 #include "fmgr.h"
+#include "utils/sortsupport.h"
 
 /* How values of a type are turned into keys. */
 typedef enum CDKeyEncoding
@@ -27,8 +28,12 @@ typedef enum CDKeyEncoding
 	CD_KEY_BOOL = 1,			/* bool: 0 or 1 */
 	CD_KEY_UINT,				/* unsigned integer ("char", oid) */
 	CD_KEY_INT,					/* two's complement integer: sign bit flipped */
-	CD_KEY_FLOAT				/* IEEE float: -0 and NaNs folded, then the
+	CD_KEY_FLOAT,				/* IEEE float: -0 and NaNs folded, then the
 								 * sign-magnitude to unsigned transform */
+	/* variable-size keys (width 0), kept by varset.c */
+	CD_KEY_BYTES,				/* "=" is byte equality: the value's bytes */
+	CD_KEY_COMPARATOR			/* the value's image, compared by the type's
+								 * btree comparator (SortSupport) */
 } CDKeyEncoding;
 
 typedef struct CDKeyType
@@ -40,11 +45,25 @@ typedef struct CDKeyType
 	bool		typbyval;
 	char		typalign;
 	CDKeyEncoding encoding;
-	uint8		width;			/* key width in bytes: 1, 2, 4 or 8 */
+	uint8		width;			/* fixed keys: 1, 2, 4 or 8; else 0 */
+
+	/*
+	 * Variable-size keys.  ssup is the btree comparator under the input
+	 * collation: it orders CD_KEY_COMPARATOR keys, and, if sort_on_output,
+	 * the array output of CD_KEY_BYTES keys (text under a deterministic
+	 * collation other than C: distinct by bytes, ordered by the collation).
+	 */
+	bool		sort_on_output;
+	SortSupportData ssup;
+	bool		binary_io;		/* serialize with send/receive (else out/in) */
+	FmgrInfo	sendfn;			/* typsend or typoutput */
+	FmgrInfo	recvfn;			/* typreceive or typinput */
+	Oid			ioparam;
 } CDKeyType;
 
 /* Fill kt for values of type typid; ERROR if the type is not supported. */
-extern void cd_keytype_init(CDKeyType *kt, Oid typid, Oid collation);
+extern void cd_keytype_init(CDKeyType *kt, Oid typid, Oid collation,
+							MemoryContext mcxt);
 
 /*
  * The CDKeyType for typid, cached in flinfo->fn_extra (per query).  The
@@ -117,11 +136,48 @@ cd_key_encode(const CDKeyType *kt, Datum value)
 				return (bits & UINT64CONST(0x8000000000000000)) ? ~bits :
 					(bits | UINT64CONST(0x8000000000000000));
 			}
+		case CD_KEY_BYTES:
+		case CD_KEY_COMPARATOR:
+			break;
 	}
+	elog(ERROR, "count_distinct: not a fixed-width key");
 	pg_unreachable();
 }
 
 /* The inverse of cd_key_encode (for -0.0 and NaN: the canonical value). */
 extern Datum cd_key_decode(const CDKeyType *kt, uint64 key);
+
+/*
+ * Variable-size keys (width 0).  A CD_KEY_BYTES key is the value's bytes
+ * (text, varchar, bytea: the payload; uuid: its 16 bytes).  A
+ * CD_KEY_COMPARATOR key is the value's in-memory image (varlena with a
+ * 4-byte header, fixed-length bytes, or a by-value datum's typlen bytes),
+ * compared by kt->ssup once copied to a MAXALIGNed address.
+ *
+ * cd_varkey_size: the key's length for a non-NULL value (sets *detoasted to
+ * the value to pass to cd_varkey_write, which writes the key to dst).
+ * cd_varkey_image_datum: the Datum of a CD_KEY_COMPARATOR key copied to the
+ * aligned address image.
+ * cd_varkey_output_datum: a new Datum (in CurrentMemoryContext) of the key's
+ * value, for result arrays and send functions.
+ */
+extern Size cd_varkey_size(const CDKeyType *kt, Datum value, Datum *detoasted);
+extern void cd_varkey_write(const CDKeyType *kt, Datum detoasted, char *dst);
+extern Datum cd_varkey_image_datum(const CDKeyType *kt, const char *image);
+extern Datum cd_varkey_output_datum(const CDKeyType *kt, const char *key,
+									Size len);
+
+static inline int
+cd_varkey_compare_bytes(const char *a, Size alen, const char *b, Size blen)
+{
+	int			c = memcmp(a, b, Min(alen, blen));
+
+	if (c != 0)
+		return c;
+	return (alen > blen) - (alen < blen);
+}
+
+/* ERROR unless key (len bytes, from untrusted input) is valid for kt */
+extern void cd_varkey_validate(const CDKeyType *kt, const char *key, Size len);
 
 #endif							/* CD_KEY_H */

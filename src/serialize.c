@@ -7,17 +7,23 @@
  *
  *	  uint8   format version (1)
  *	  uint8   key encoding (CDKeyEncoding)
- *	  uint8   key width in bytes
+ *	  uint8   key width in bytes (0: variable-size keys)
  *	  uint8   reserved, 0
  *	  uint32  value type OID
+ *	  uint32  collation OID (0 for types without one)
  *	  uint32  number of keys, n
- *	  n keys of `width` bytes each, strictly increasing
+ *	  then n keys, strictly increasing:
+ *	    fixed-width keys: `width` bytes each;
+ *	    CD_KEY_BYTES: uint32 length + the bytes;
+ *	    CD_KEY_COMPARATOR: uint32 length + the type's send function's output
+ *	      (or its output function's text, for types without binary I/O).
  *
- * Only distinct keys are sent, never addresses or the unsorted tail.
- * Deserialization trusts nothing: it checks the version, that the type
- * exists and has exactly this key encoding and width, that the length is
- * exactly the header plus n keys (before allocating anything), and that the
- * keys are strictly increasing and each is one that encoding produces.
+ * Only distinct values are sent, never addresses, in-memory images or the
+ * unsorted tail.  Deserialization trusts nothing: the version; that the type
+ * and collation exist and give exactly this encoding and width; every
+ * length against the bytes left (before allocating); text encoding; values
+ * through the type's receive (or input) function; strictly increasing
+ * order; and for fixed-width keys, that each is one that encoding produces.
  *
  *-------------------------------------------------------------------------
  */
@@ -30,43 +36,98 @@
 #include "serialize.h"
 
 #define CD_SERIAL_VERSION		1
-#define CD_SERIAL_HEADER_SIZE	12
+#define CD_SERIAL_HEADER_SIZE	16
+
+static void
+send_fixed_keys(StringInfo buf, CDSet *set, uint32 n)
+{
+	uint32		i;
+
+	switch (set->width)
+	{
+		case 1:
+			for (i = 0; i < n; i++)
+				pq_sendint8(buf, (uint8) cdset_get_key(set, i));
+			break;
+		case 2:
+			for (i = 0; i < n; i++)
+				pq_sendint16(buf, (uint16) cdset_get_key(set, i));
+			break;
+		case 4:
+			for (i = 0; i < n; i++)
+				pq_sendint32(buf, (uint32) cdset_get_key(set, i));
+			break;
+		default:
+			for (i = 0; i < n; i++)
+				pq_sendint64(buf, cdset_get_key(set, i));
+			break;
+	}
+}
+
+static void
+send_var_keys(StringInfo buf, CDVarSet *set)
+{
+	const CDKeyType *kt = set->kt;
+	Size		pos = 0;
+	Size		len;
+	const char *key;
+
+	while ((key = cdvar_next(set, &pos, &len)) != NULL)
+	{
+		if (kt->encoding == CD_KEY_BYTES)
+		{
+			pq_sendint32(buf, (uint32) len);
+			pq_sendbytes(buf, key, (int) len);
+		}
+		else
+		{
+			Datum		value = cd_varkey_output_datum(kt, key, len);
+
+			if (kt->binary_io)
+			{
+				bytea	   *b = SendFunctionCall((FmgrInfo *) &kt->sendfn, value);
+
+				pq_sendint32(buf, (uint32) VARSIZE(b) - VARHDRSZ);
+				pq_sendbytes(buf, VARDATA(b), VARSIZE(b) - VARHDRSZ);
+				pfree(b);
+			}
+			else
+			{
+				char	   *s = OutputFunctionCall((FmgrInfo *) &kt->sendfn, value);
+				Size		slen = strlen(s);
+
+				pq_sendint32(buf, (uint32) slen);
+				pq_sendbytes(buf, s, (int) slen);
+				pfree(s);
+			}
+			if (!kt->typbyval)
+				pfree(DatumGetPointer(value));
+		}
+	}
+}
 
 bytea *
 cd_serialize(CDSet *set)
 {
 	StringInfoData buf;
 	uint32		n = cdset_count(set);
-	uint32		i;
 
 	pq_begintypsend(&buf);
-	enlargeStringInfo(&buf, CD_SERIAL_HEADER_SIZE + (Size) n * set->width);
 	pq_sendint8(&buf, CD_SERIAL_VERSION);
 	pq_sendint8(&buf, (uint8) set->kt->encoding);
 	pq_sendint8(&buf, set->width);
 	pq_sendint8(&buf, 0);
 	pq_sendint32(&buf, set->kt->typid);
+	pq_sendint32(&buf, set->kt->collation);
 	pq_sendint32(&buf, n);
 
-	switch (set->width)
+	if (set->width > 0)
 	{
-		case 1:
-			for (i = 0; i < n; i++)
-				pq_sendint8(&buf, (uint8) cdset_get_key(set, i));
-			break;
-		case 2:
-			for (i = 0; i < n; i++)
-				pq_sendint16(&buf, (uint16) cdset_get_key(set, i));
-			break;
-		case 4:
-			for (i = 0; i < n; i++)
-				pq_sendint32(&buf, (uint32) cdset_get_key(set, i));
-			break;
-		default:
-			for (i = 0; i < n; i++)
-				pq_sendint64(&buf, cdset_get_key(set, i));
-			break;
+		enlargeStringInfo(&buf, (Size) n * set->width);
+		send_fixed_keys(&buf, set, n);
 	}
+	else
+		send_var_keys(&buf, (CDVarSet *) set);
 	return pq_endtypsend(&buf);
 }
 
@@ -79,6 +140,123 @@ invalid_state(const char *detail)
 			 errdetail_internal("%s", detail)));
 }
 
+static CDSet *
+receive_fixed_keys(StringInfo buf, const CDKeyType *kt, uint32 n)
+{
+	CDSet	   *set;
+	uint32		i;
+
+	if ((Size) (buf->len - buf->cursor) != (Size) n * kt->width)
+		invalid_state("The length does not match the number of keys.");
+
+	set = cdset_create_sized(kt, CurrentMemoryContext, n);
+	for (i = 0; i < n; i++)
+	{
+		uint64		key;
+
+		switch (kt->width)
+		{
+			case 1:
+				key = (uint8) pq_getmsgbyte(buf);
+				break;
+			case 2:
+				key = (uint16) pq_getmsgint(buf, 2);
+				break;
+			case 4:
+				key = (uint32) pq_getmsgint(buf, 4);
+				break;
+			default:
+				key = (uint64) pq_getmsgint64(buf);
+				break;
+		}
+		/* only keys that encoding produces (no -0.0, no second NaN, ...) */
+		if (cd_key_encode(kt, cd_key_decode(kt, key)) != key)
+			invalid_state("A key is not in canonical form.");
+		cdset_put_key(set, i, key);
+	}
+	if (!cdset_is_strictly_increasing(set, n))
+		invalid_state("The keys are not strictly increasing.");
+	set->nsorted = set->nall = n;
+	return set;
+}
+
+static CDSet *
+receive_var_keys(StringInfo buf, const CDKeyType *kt, uint32 n)
+{
+	CDVarSet   *set;
+	uint32		i;
+	Size		prevpos = 0;
+
+	/* every key takes at least its 4-byte length */
+	if ((Size) (buf->len - buf->cursor) / 4 < n)
+		invalid_state("The length does not match the number of keys.");
+
+	set = cdvar_create(kt, CurrentMemoryContext, buf->len - buf->cursor);
+	for (i = 0; i < n; i++)
+	{
+		uint32		len = (uint32) pq_getmsgint(buf, 4);
+		const char *bytes;
+		Size		start = set->used;
+
+		if (len > (uint32) (buf->len - buf->cursor))
+			invalid_state("A value's length runs past the end of the state.");
+		bytes = pq_getmsgbytes(buf, (int) len);
+
+		if (kt->encoding == CD_KEY_BYTES)
+		{
+			cd_varkey_validate(kt, bytes, len);
+			cdvar_add_key(set, bytes, len);
+		}
+		else
+		{
+			Datum		value;
+
+			if (kt->binary_io)
+			{
+				StringInfoData vbuf;
+
+				vbuf.data = (char *) bytes;
+				vbuf.len = (int) len;
+				vbuf.maxlen = (int) len;
+				vbuf.cursor = 0;
+				value = ReceiveFunctionCall((FmgrInfo *) &kt->recvfn, &vbuf,
+											kt->ioparam, -1);
+			}
+			else
+			{
+				char	   *s = pnstrdup(bytes, len);
+
+				if (strlen(s) != len)
+					invalid_state("A value contains a zero byte.");
+				value = InputFunctionCall((FmgrInfo *) &kt->recvfn, s,
+										  kt->ioparam, -1);
+			}
+			cdvar_add(set, value);
+		}
+
+		/* strictly increasing: compare with the previous entry */
+		if (i > 0)
+		{
+			Size		apos = prevpos;
+			Size		bpos = start;
+			Size		alen = 0;
+			Size		blen = 0;
+			const char *a = cdvar_next(set, &apos, &alen);
+			const char *b = cdvar_next(set, &bpos, &blen);
+
+			if (cdvar_compare(set, a, alen, b, blen) >= 0)
+				invalid_state("The values are not strictly increasing.");
+		}
+		prevpos = start;
+		/* all checked so far: sorted (so growing never compacts them) */
+		set->nsorted = set->nall;
+		set->sortedbytes = set->used;
+	}
+	set->nsorted = set->nall;
+	set->sortedbytes = set->used;
+	return (CDSet *) set;
+}
+
 CDSet *
 cd_deserialize(const char *data, Size len, FmgrInfo *flinfo)
 {
@@ -87,12 +265,12 @@ cd_deserialize(const char *data, Size len, FmgrInfo *flinfo)
 	int			encoding;
 	int			width;
 	Oid			typid;
+	Oid			collation;
 	uint32		n;
-	uint32		i;
 	const CDKeyType *kt;
 	CDSet	   *set;
 
-	if (len < CD_SERIAL_HEADER_SIZE)
+	if (len < CD_SERIAL_HEADER_SIZE || len > (Size) PG_INT32_MAX)
 		invalid_state("The state is shorter than its header.");
 
 	/* read-only view of the bytes */
@@ -106,51 +284,25 @@ cd_deserialize(const char *data, Size len, FmgrInfo *flinfo)
 	width = pq_getmsgbyte(&buf);
 	(void) pq_getmsgbyte(&buf);
 	typid = (Oid) pq_getmsgint(&buf, 4);
+	collation = (Oid) pq_getmsgint(&buf, 4);
 	n = (uint32) pq_getmsgint(&buf, 4);
 
 	if (version != CD_SERIAL_VERSION)
 		invalid_state("Unknown format version.");
 	if (!SearchSysCacheExists1(TYPEOID, ObjectIdGetDatum(typid)))
 		invalid_state("The value type does not exist.");
-	kt = cd_keytype_cached(flinfo, typid, InvalidOid);
-	if (kt->encoding != encoding || kt->width != width)
+	if (OidIsValid(collation) &&
+		!SearchSysCacheExists1(COLLOID, ObjectIdGetDatum(collation)))
+		invalid_state("The collation does not exist.");
+	kt = cd_keytype_cached(flinfo, typid, collation);
+	if (kt->encoding != encoding || kt->width != width ||
+		kt->collation != collation)
 		invalid_state("The key encoding does not match the value type.");
-	if ((len - CD_SERIAL_HEADER_SIZE) / width != n ||
-		(len - CD_SERIAL_HEADER_SIZE) % width != 0)
-		invalid_state("The length does not match the number of keys.");
 
-	set = cdset_create_sized(kt, CurrentMemoryContext, n);
-	switch (width)
-	{
-		case 1:
-			for (i = 0; i < n; i++)
-				cdset_put_key(set, i, (uint8) pq_getmsgbyte(&buf));
-			break;
-		case 2:
-			for (i = 0; i < n; i++)
-				cdset_put_key(set, i, (uint16) pq_getmsgint(&buf, 2));
-			break;
-		case 4:
-			for (i = 0; i < n; i++)
-				cdset_put_key(set, i, (uint32) pq_getmsgint(&buf, 4));
-			break;
-		default:
-			for (i = 0; i < n; i++)
-				cdset_put_key(set, i, (uint64) pq_getmsgint64(&buf));
-			break;
-	}
+	if (width > 0)
+		set = receive_fixed_keys(&buf, kt, n);
+	else
+		set = receive_var_keys(&buf, kt, n);
 	pq_getmsgend(&buf);
-
-	if (!cdset_is_strictly_increasing(set, n))
-		invalid_state("The keys are not strictly increasing.");
-	/* only keys that encoding produces (no -0.0, no second NaN, no bool 2) */
-	for (i = 0; i < n; i++)
-	{
-		uint64		key = cdset_get_key(set, i);
-
-		if (cd_key_encode(kt, cd_key_decode(kt, key)) != key)
-			invalid_state("A key is not in canonical form.");
-	}
-	set->nsorted = set->nall = n;
 	return set;
 }

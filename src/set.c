@@ -120,7 +120,12 @@ cdset_capacity_of(Size bytes, int width)
 CDSet *
 cdset_create(const CDKeyType *kt, MemoryContext mcxt)
 {
-	CDSet	   *set = MemoryContextAlloc(mcxt, CDSET_FIRST_ALLOC);
+	CDSet	   *set;
+
+	if (kt->width == 0)
+		return (CDSet *) cdvar_create(kt, mcxt, 0);
+
+	set = MemoryContextAlloc(mcxt, CDSET_FIRST_ALLOC);
 
 	set->kt = kt;
 	set->nall = 0;
@@ -226,7 +231,10 @@ cdset_make_room(CDSet *set)
 uint32
 cdset_count(CDSet *set)
 {
-	cdset_compact(set);
+	if (set->width == 0)
+		cdvar_compact((CDVarSet *) set);
+	else
+		cdset_compact(set);
 	return set->nsorted;
 }
 
@@ -239,6 +247,11 @@ cdset_union(CDSet *dst, CDSet *src)
 	void	   *scratch;
 
 	Assert(dst->width == src->width);
+	if (dst->width == 0)
+	{
+		cdvar_union((CDVarSet *) dst, (CDVarSet *) src);
+		return dst;
+	}
 	cdset_compact(dst);
 	cdset_compact(src);
 	n = src->nsorted;
@@ -266,6 +279,8 @@ cdset_copy(CDSet *set, MemoryContext mcxt)
 {
 	CDSet	   *copy;
 
+	if (set->width == 0)
+		return (CDSet *) cdvar_copy((CDVarSet *) set, mcxt);
 	cdset_compact(set);
 	copy = cdset_create_sized(set->kt, mcxt, set->nsorted);
 	memcpy(copy->keys, set->keys, (Size) set->nsorted * set->width);
@@ -277,4 +292,36 @@ bool
 cdset_is_strictly_increasing(const CDSet *set, uint32 n)
 {
 	return run_ops(set->width)->is_strictly_increasing(set->keys, n);
+}
+
+Datum *
+cdset_output_datums(CDSet *set, uint32 *n)
+{
+	Datum	   *values;
+	uint32		count = cdset_count(set);
+	uint32		i;
+
+	values = palloc_extended(Max(count, 1) * sizeof(Datum), MCXT_ALLOC_HUGE);
+	if (set->width > 0)
+	{
+		for (i = 0; i < count; i++)
+			values[i] = cd_key_decode(set->kt, cdset_get_key(set, i));
+	}
+	else
+	{
+		CDVarSet   *vset = (CDVarSet *) set;
+		Size		pos = 0;
+		Size		len;
+		const char *key;
+
+		i = 0;
+		while ((key = cdvar_next(vset, &pos, &len)) != NULL)
+			values[i++] = cd_varkey_output_datum(set->kt, key, len);
+		Assert(i == count);
+		/* distinct by bytes, ordered by the collation */
+		if (set->kt->sort_on_output)
+			cd_sort_datums(values, count, (SortSupport) &set->kt->ssup);
+	}
+	*n = count;
+	return values;
 }

@@ -18,7 +18,13 @@
 #include "postgres.h"
 
 #include "key.h"
+#include "varset.h"
 
+/*
+ * A set of fixed-width keys.  Sets of variable-size keys are CDVarSets
+ * (varset.h), which start with the same fields and have width 0; the
+ * functions below take either.
+ */
 typedef struct CDSet
 {
 	const CDKeyType *kt;		/* key type: a per-query cache entry */
@@ -32,7 +38,7 @@ typedef struct CDSet
 
 #define CDSET_HEADER_SIZE	offsetof(CDSet, keys)
 
-/* A new, empty set in mcxt. */
+/* A new, empty set in mcxt (a CDVarSet for variable-size keys). */
 extern CDSet *cdset_create(const CDKeyType *kt, MemoryContext mcxt);
 
 /* A new set in mcxt with room for n keys, for filling with cdset_put_key. */
@@ -53,6 +59,12 @@ extern CDSet *cdset_union(CDSet *dst, CDSet *src);
 
 /* A copy of set in mcxt, compacted and sized to its keys. */
 extern CDSet *cdset_copy(CDSet *set, MemoryContext mcxt);
+
+/*
+ * The distinct values, as Datums in ascending btree order, in
+ * CurrentMemoryContext (compacts the set).
+ */
+extern Datum *cdset_output_datums(CDSet *set, uint32 *n);
 
 /* Are the first n keys strictly increasing?  (validation) */
 extern bool cdset_is_strictly_increasing(const CDSet *set, uint32 n);
@@ -108,6 +120,18 @@ cdset_add(CDSet *set, uint64 key)
 	cdset_put_key(set, set->nall, key);
 	set->nall++;
 	return set;
+}
+
+/* Add one non-NULL value (may move the set: use the result). */
+static inline CDSet *
+cdset_add_value(CDSet *set, Datum value)
+{
+	if (set->width == 0)
+	{
+		cdvar_add((CDVarSet *) set, value);
+		return set;
+	}
+	return cdset_add(set, cd_key_encode(set->kt, value));
 }
 
 #endif							/* CD_SET_H */

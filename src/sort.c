@@ -9,6 +9,7 @@
 
 #include "miscadmin.h"
 
+#include "key.h"
 #include "sort.h"
 
 /*
@@ -50,3 +51,30 @@ cd_sort_keys(void *keys, void *scratch, size_t n, int width)
 	elog(ERROR, "count_distinct: invalid key width %d", width);
 	pg_unreachable();
 }
+
+/*
+ * Variable-size keys: PostgreSQL's sort_template.h, with the comparison
+ * inlined (bytes) or through SortSupport (the type's comparator).
+ */
+#define ST_SORT cd_sort_varitems_bytes
+#define ST_ELEMENT_TYPE CDVarItem
+#define ST_COMPARE(a, b) cd_varkey_compare_bytes((a)->key, (a)->len, (b)->key, (b)->len)
+#define ST_SCOPE
+#define ST_DEFINE
+#include "lib/sort_template.h"
+
+#define ST_SORT cd_sort_varitems_ssup
+#define ST_ELEMENT_TYPE CDVarItem
+#define ST_COMPARE(a, b, ssup) ApplySortComparator((a)->datum, false, (b)->datum, false, ssup)
+#define ST_COMPARE_ARG_TYPE SortSupportData
+#define ST_SCOPE
+#define ST_DEFINE
+#include "lib/sort_template.h"
+
+#define ST_SORT cd_sort_datums
+#define ST_ELEMENT_TYPE Datum
+#define ST_COMPARE(a, b, ssup) ApplySortComparator(*(a), false, *(b), false, ssup)
+#define ST_COMPARE_ARG_TYPE SortSupportData
+#define ST_SCOPE
+#define ST_DEFINE
+#include "lib/sort_template.h"

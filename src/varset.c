@@ -1,0 +1,368 @@
+/*-------------------------------------------------------------------------
+ *
+ * varset.c
+ *	  The set of distinct variable-size keys: compaction, growth, union.
+ *
+ * Compaction sorts the unsorted tail through an index of its entries,
+ * drops duplicates, packs the new distinct entries into scratch space (the
+ * size of the tail at most), moves the sorted prefix to the end of the
+ * array and merges both into the front.  The write position never passes
+ * the read position of the moved prefix, because the tail's bytes fit in
+ * the room before it.  So the peak is the array plus the tail.
+ *
+ * Growth: power-of-two sizes while small; beyond 8 kB, whenever compaction
+ * leaves less than 1/8 of the used bytes free, 1/4 more.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "miscadmin.h"
+#include "port/pg_bitutils.h"
+#include "utils/memutils.h"
+
+#include "compat.h"
+#include "sort.h"
+#include "varset.h"
+
+#define CDVAR_FIRST_SIZE	64
+
+static inline Size
+entry_header_size(Size len)
+{
+	return len < 0x80 ? 1 : 4;
+}
+
+static inline void
+write_entry_header(char *p, Size len)
+{
+	if (len < 0x80)
+		p[0] = (char) len;
+	else
+	{
+		p[0] = (char) (0x80 | (len >> 24));
+		p[1] = (char) (len >> 16);
+		p[2] = (char) (len >> 8);
+		p[3] = (char) len;
+	}
+}
+
+CDVarSet *
+cdvar_create(const CDKeyType *kt, MemoryContext mcxt, Size size)
+{
+	CDVarSet   *set = MemoryContextAllocZero(mcxt, sizeof(CDVarSet));
+
+	set->kt = kt;
+	set->width = 0;
+	set->size = Max(size, CDVAR_FIRST_SIZE);
+	set->data = MemoryContextAllocExtended(mcxt, set->size, MCXT_ALLOC_HUGE);
+	return set;
+}
+
+int
+cdvar_compare(const CDVarSet *set, const char *a, Size alen,
+			  const char *b, Size blen)
+{
+	const CDKeyType *kt = set->kt;
+	Datum		da;
+	Datum		db;
+	char	   *ca;
+	char	   *cb;
+	int			c;
+
+	if (kt->encoding == CD_KEY_BYTES)
+		return cd_varkey_compare_bytes(a, alen, b, blen);
+
+	/* aligned copies (rare path: validation) */
+	ca = palloc(Max(alen, sizeof(Datum)));
+	cb = palloc(Max(blen, sizeof(Datum)));
+	memcpy(ca, a, alen);
+	memcpy(cb, b, blen);
+	da = cd_varkey_image_datum(kt, ca);
+	db = cd_varkey_image_datum(kt, cb);
+	c = ApplySortComparator(da, false, db, false, (SortSupport) &kt->ssup);
+	pfree(ca);
+	pfree(cb);
+	return c;
+}
+
+/* Make data hold at least newsize bytes. */
+static void
+cdvar_resize(CDVarSet *set, Size newsize)
+{
+	if (newsize > MaxAllocHugeSize)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("count_distinct: too much distinct data in one group")));
+	if (newsize <= CD_ALLOC_CHUNK_LIMIT)
+		newsize = pg_nextpower2_32((uint32) newsize);
+	else
+		newsize = MAXALIGN(newsize);
+	set->data = repalloc_huge(set->data, newsize);
+	set->size = newsize;
+}
+
+/* Room for one more entry of need bytes. */
+static void
+cdvar_make_room(CDVarSet *set, Size need)
+{
+	Size		want;
+
+	cdvar_compact(set);
+	if (set->size <= CD_ALLOC_CHUNK_LIMIT)
+		want = Max(need, set->used / 4);
+	else
+		want = Max(need, set->used / 8);
+	if (set->size - set->used < want)
+	{
+		Size		grow = (set->size <= CD_ALLOC_CHUNK_LIMIT) ?
+			Max(need, set->size) : Max(need, set->used / 4);
+
+		cdvar_resize(set, set->used + grow);
+	}
+	if (set->nall >= PG_UINT32_MAX - 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("count_distinct: too many distinct values in one group")));
+}
+
+void
+cdvar_add_key(CDVarSet *set, const char *key, Size len)
+{
+	Size		need = entry_header_size(len) + len;
+	char	   *p;
+
+	if (unlikely(set->size - set->used < need || set->nall >= PG_UINT32_MAX - 1))
+		cdvar_make_room(set, need);
+	p = set->data + set->used;
+	write_entry_header(p, len);
+	memcpy(p + entry_header_size(len), key, len);
+	set->used += need;
+	set->nall++;
+}
+
+void
+cdvar_add(CDVarSet *set, Datum value)
+{
+	Datum		detoasted;
+	Size		len = cd_varkey_size(set->kt, value, &detoasted);
+	Size		need = entry_header_size(len) + len;
+	char	   *p;
+
+	if (len > MaxAllocSize)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("count_distinct: value too large")));
+	if (unlikely(set->size - set->used < need || set->nall >= PG_UINT32_MAX - 1))
+		cdvar_make_room(set, need);
+	p = set->data + set->used;
+	write_entry_header(p, len);
+	cd_varkey_write(set->kt, detoasted, p + entry_header_size(len));
+	set->used += need;
+	set->nall++;
+}
+
+/* Append one entry (header + key) at data + *w; memmove-safe. */
+static inline void
+emit(char *data, Size *w, const char *key, Size len)
+{
+	Size		h = entry_header_size(len);
+
+	memmove(data + *w + h, key, len);
+	write_entry_header(data + *w, len);
+	*w += h + len;
+}
+
+void
+cdvar_compact(CDVarSet *set)
+{
+	const CDKeyType *kt = set->kt;
+	bool		bytes = (kt->encoding == CD_KEY_BYTES);
+	MemoryContext mcxt = GetMemoryChunkContext(set->data);
+	Size		ntail = set->nall - set->nsorted;
+	Size		tailbytes = set->used - set->sortedbytes;
+	CDVarItem  *items;
+	char	   *arena = NULL;
+	char	   *packed;
+	char	   *pbuf = NULL;
+	Size		pbufsize = 0;
+	Size		pos;
+	Size		i;
+	Size		nuniq;
+	Size		w;
+	Size		r;
+	Size		s;
+	Size		count;
+
+	if (ntail == 0)
+		return;
+
+	/* index the tail (and, for the comparator, aligned images of it) */
+	items = MemoryContextAllocExtended(mcxt, ntail * sizeof(CDVarItem), MCXT_ALLOC_HUGE);
+	if (!bytes)
+		arena = MemoryContextAllocExtended(mcxt, tailbytes + ntail * MAXIMUM_ALIGNOF + sizeof(Datum),
+										   MCXT_ALLOC_HUGE);
+	pos = set->sortedbytes;
+	{
+		Size		apos = 0;
+
+		for (i = 0; i < ntail; i++)
+		{
+			items[i].key = cdvar_next(set, &pos, &items[i].len);
+			if (!bytes)
+			{
+				char	   *img = arena + apos;
+
+				memcpy(img, items[i].key, items[i].len);
+				items[i].datum = cd_varkey_image_datum(kt, img);
+				apos += MAXALIGN(Max(items[i].len, 1));
+			}
+		}
+	}
+
+	if (bytes)
+		cd_sort_varitems_bytes(items, ntail);
+	else
+		cd_sort_varitems_ssup(items, ntail, (SortSupport) &kt->ssup);
+	CHECK_FOR_INTERRUPTS();
+
+	/* drop duplicates within the tail; pack the rest into scratch */
+	packed = MemoryContextAllocExtended(mcxt, tailbytes, MCXT_ALLOC_HUGE);
+	nuniq = 0;
+	w = 0;
+	for (i = 0; i < ntail; i++)
+	{
+		if (nuniq > 0)
+		{
+			CDVarItem  *prev = &items[nuniq - 1];
+			int			c = bytes ?
+				cd_varkey_compare_bytes(prev->key, prev->len, items[i].key, items[i].len) :
+				ApplySortComparator(prev->datum, false, items[i].datum, false,
+									(SortSupport) &kt->ssup);
+
+			if (c == 0)
+				continue;
+		}
+		items[nuniq] = items[i];
+		emit(packed, &w, items[i].key, items[i].len);
+		/* the packed copy is what the merge reads */
+		items[nuniq].key = packed + w - items[i].len;
+		nuniq++;
+	}
+
+	if (set->nsorted == 0)
+	{
+		memcpy(set->data, packed, w);
+		set->used = set->sortedbytes = w;
+		set->nall = set->nsorted = nuniq;
+		goto done;
+	}
+
+	/* move the sorted prefix to the end, merge both into the front */
+	r = set->size - set->sortedbytes;
+	memmove(set->data + r, set->data, set->sortedbytes);
+	w = 0;
+	s = 0;
+	count = 0;
+	{
+		const char *pkey = NULL;
+		Size		plen = 0;
+		Size		pnext = r;
+		Datum		pdatum = (Datum) 0;
+		Size		fakepos;
+
+		while (pnext < set->size || pkey != NULL || s < nuniq)
+		{
+			int			c;
+
+			/* the current key of the sorted prefix */
+			if (pkey == NULL && pnext < set->size)
+			{
+				fakepos = 0;
+				{
+					CDVarSet	view = *set;
+
+					view.data = set->data + pnext;
+					view.used = set->size - pnext;
+					pkey = cdvar_next(&view, &fakepos, &plen);
+				}
+				pnext += fakepos;
+				if (!bytes)
+				{
+					if (pbufsize < Max(plen, sizeof(Datum)))
+					{
+						if (pbuf)
+							pfree(pbuf);
+						pbufsize = Max(Max(plen, sizeof(Datum)), 2 * pbufsize);
+						pbuf = MemoryContextAllocExtended(mcxt, pbufsize, MCXT_ALLOC_HUGE);
+					}
+					memcpy(pbuf, pkey, plen);
+					pdatum = cd_varkey_image_datum(kt, pbuf);
+				}
+			}
+
+			if (pkey == NULL)
+				c = 1;
+			else if (s >= nuniq)
+				c = -1;
+			else if (bytes)
+				c = cd_varkey_compare_bytes(pkey, plen, items[s].key, items[s].len);
+			else
+				c = ApplySortComparator(pdatum, false, items[s].datum, false,
+										(SortSupport) &kt->ssup);
+
+			if (c <= 0)
+			{
+				emit(set->data, &w, pkey, plen);
+				pkey = NULL;
+				if (c == 0)
+					s++;
+			}
+			else
+			{
+				emit(set->data, &w, items[s].key, items[s].len);
+				s++;
+			}
+			if ((++count & 0xFFFF) == 0)
+				CHECK_FOR_INTERRUPTS();
+		}
+	}
+	set->used = set->sortedbytes = w;
+	set->nall = set->nsorted = count;
+
+done:
+	pfree(items);
+	pfree(packed);
+	if (arena)
+		pfree(arena);
+	if (pbuf)
+		pfree(pbuf);
+}
+
+void
+cdvar_union(CDVarSet *dst, CDVarSet *src)
+{
+	Size		pos = 0;
+	Size		len;
+	const char *key;
+
+	cdvar_compact(src);
+	if (dst->size - dst->used < src->used)
+		cdvar_resize(dst, dst->used + src->used);
+	while ((key = cdvar_next(src, &pos, &len)) != NULL)
+		cdvar_add_key(dst, key, len);
+	cdvar_compact(dst);
+}
+
+CDVarSet *
+cdvar_copy(CDVarSet *set, MemoryContext mcxt)
+{
+	CDVarSet   *copy;
+
+	cdvar_compact(set);
+	copy = cdvar_create(set->kt, mcxt, set->used);
+	memcpy(copy->data, set->data, set->used);
+	copy->used = copy->sortedbytes = set->used;
+	copy->nall = copy->nsorted = set->nsorted;
+	return copy;
+}
