@@ -14,6 +14,28 @@
 #error "count_distinct requires PostgreSQL 14 or later"
 #endif
 
+/* 16+: the varlena macros (VARSIZE, VARDATA, ...) moved to varatt.h */
+#if PG_VERSION_NUM >= 160000
+#include "varatt.h"
+#endif
+
+/*
+ * 18 removed lc_collate_is_c(): whether a collation sorts like "C" is now a
+ * field of its pg_locale_t.  Same answer, same name.
+ */
+#if PG_VERSION_NUM >= 180000
+#include "utils/pg_locale.h"
+
+static inline bool
+cd_lc_collate_is_c(Oid collation)
+{
+	if (!OidIsValid(collation))
+		return false;
+	return pg_newlocale_from_collation(collation)->collate_is_c;
+}
+#define lc_collate_is_c(collation) cd_lc_collate_is_c(collation)
+#endif
+
 #define CD_ALLOC_CHUNK_LIMIT	8192
 
 #endif							/* CD_COMPAT_H */
