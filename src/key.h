@@ -19,6 +19,8 @@
 
 #include <math.h>
 
+#include "compat.h"
+
 #include "fmgr.h"
 #include "utils/sortsupport.h"
 

@@ -1,3 +1,4 @@
+-- requires: citext
 -- An extension type (citext, from contrib): its "=" ignores case.
 CREATE EXTENSION IF NOT EXISTS citext;
 SELECT count_distinct(v), count(DISTINCT v),

@@ -1,3 +1,4 @@
+-- requires: icu
 -- Text under a nondeterministic ICU collation: "=" ignores case here, so
 -- the bytes are not the equality and the collation's comparator is used.
 CREATE COLLATION ci (provider = icu, locale = 'und-u-ks-level2', deterministic = false);
