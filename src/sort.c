@@ -15,8 +15,15 @@
 /*
  * Below this many keys the quicksort wins over the radix sort (whose
  * histograms cost a fixed 1-8 kB to clear and sum).
+ *
+ * Measured (PostgreSQL 15, 2 cores, 10M rows in one group, 3 interleaved
+ * rounds, median): count_distinct(int4) 2084 ms with the radix sort vs
+ * 3601 ms with lib/sort_template.h's quicksort for every run; int8 2218 ms
+ * vs 3888 ms.  (Build with -DCD_RADIX_MIN_KEYS=4000000000 to repeat.)
  */
+#ifndef CD_RADIX_MIN_KEYS
 #define CD_RADIX_MIN_KEYS	512
+#endif
 
 #define CDS_KEY uint8
 #define CDS_NAME(x) cd_##x##_u8
