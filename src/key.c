@@ -9,6 +9,7 @@
 
 #include <math.h>
 
+#include "access/htup_details.h"
 #include "access/tupmacs.h"
 #include "catalog/pg_collation.h"
 #include "catalog/pg_type.h"

@@ -123,10 +123,6 @@ FULL JOIN (SELECT g, count(DISTINCT v) FILTER (WHERE v > 0) c1, count(DISTINCT v
                   count(DISTINCT f) c4
            FROM t GROUP BY g) b USING (g);
 
--- Support functions outside an aggregate are refused
-SELECT count_distinct_final(NULL);
-SELECT array_agg_distinct_type_final(NULL, 1);
-
 DROP FUNCTION hashagg_batches(text);
 DROP TABLE t;
 DROP TABLE many;

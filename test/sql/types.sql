@@ -9,7 +9,7 @@ SET extra_float_digits = 0;
 CREATE TABLE samples (typ text, lit text);
 INSERT INTO samples VALUES
   ('bool', 'true'), ('bool', 'false'), ('bool', NULL),
-  ('"char"', 'a'), ('"char"', 'Z'), ('"char"', '\001'), ('"char"', '\377'), ('"char"', '\200'), ('"char"', '\177'),
+  ('"char"', 'a'), ('"char"', 'Z'), ('"char"', '~'), ('"char"', '!'),
   ('int2', '-32768'), ('int2', '32767'), ('int2', '0'), ('int2', '-1'), ('int2', '1'), ('int2', NULL),
   ('int4', '-2147483648'), ('int4', '2147483647'), ('int4', '0'), ('int4', '-1'), ('int4', '1'), ('int4', '-100'), ('int4', NULL),
   ('int8', '-9223372036854775808'), ('int8', '9223372036854775807'), ('int8', '0'), ('int8', '-1'), ('int8', '4294967296'), ('int8', '-4294967296'),
@@ -144,7 +144,11 @@ SELECT count_distinct(v), count(DISTINCT v) FROM (VALUES (0.0::float8), (-0.0), 
 SELECT count_distinct(v), count(DISTINCT v) FROM (VALUES (0.0::float4), (-0.0), ('NaN'), ('-NaN')) s(v);
 SELECT array_agg_distinct(v) FROM (VALUES (1), (-1), (-2147483648), (2147483647), (0), (-5)) s(v);
 SELECT array_agg_distinct(v) FROM (VALUES (1.5::float8), (-1.5), ('-Infinity'), ('Infinity'), ('NaN'), (-0.0), (0.0)) s(v);
-SELECT array_agg_distinct(v) FROM (VALUES ('\377'::"char"), ('a'), ('\001')) s(v);
+-- "char" orders as unsigned: bytes 128-255 after 0-127
+SELECT count_distinct(v) = count(DISTINCT v) AS counts_match,
+       array_agg_distinct(v) = array_agg(DISTINCT v ORDER BY v) AS arrays_match,
+       count_distinct(v) AS n
+FROM (SELECT (i % 256 - 128)::"char" AS v FROM generate_series(1, 1000) i) s;
 SELECT array_agg_distinct(v) FROM (VALUES (4294967295::oid), (0), (2147483648)) s(v);
 
 -- empty input, all-NULL input
