@@ -38,4 +38,13 @@ cd_lc_collate_is_c(Oid collation)
 
 #define CD_ALLOC_CHUNK_LIMIT	8192
 
+/* a Generation context for sets: 14 takes one block size, 15+ a range */
+#if PG_VERSION_NUM >= 150000
+#define CD_GENERATION_CONTEXT_CREATE(parent, name) \
+	GenerationContextCreate((parent), (name), 0, 8 * 1024, 1024 * 1024)
+#else
+#define CD_GENERATION_CONTEXT_CREATE(parent, name) \
+	GenerationContextCreate((parent), (name), 64 * 1024)
+#endif
+
 #endif							/* CD_COMPAT_H */

@@ -17,6 +17,7 @@
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 
+#include "alloc.h"
 #include "compat.h"
 #include "key.h"
 #include "serialize.h"
@@ -52,6 +53,33 @@ state_arg(FunctionCallInfo fcinfo, int argno)
 	return PG_ARGISNULL(argno) ? NULL : (CDSet *) PG_GETARG_POINTER(argno);
 }
 
+/* The result array's element type. */
+typedef struct ArrayResultType
+{
+	Oid			elemtype;
+	int16		typlen;
+	bool		typbyval;
+	char		typalign;
+} ArrayResultType;
+
+/* What each function caches per query, in fn_extra. */
+typedef struct CDFnCache
+{
+	const CDKeyType *kt;		/* the values' key type */
+	CDAlloc    *alloc;			/* where sets live (hash aggregation) */
+	bool		have_result_type;
+	ArrayResultType rt;			/* array_agg_distinct_final's result */
+} CDFnCache;
+
+static inline CDFnCache *
+fn_cache(FunctionCallInfo fcinfo)
+{
+	if (fcinfo->flinfo->fn_extra == NULL)
+		fcinfo->flinfo->fn_extra =
+			MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(CDFnCache));
+	return (CDFnCache *) fcinfo->flinfo->fn_extra;
+}
+
 /*
  * count_distinct_append(state internal, value anyelement) -> internal
  */
@@ -60,6 +88,9 @@ count_distinct_append(PG_FUNCTION_ARGS)
 {
 	MemoryContext aggcontext = aggregate_context(fcinfo, "count_distinct_append");
 	CDSet	   *set = state_arg(fcinfo, 0);
+	CDFnCache  *cache;
+	CDAlloc		local;
+	CDAlloc    *alloc;
 
 	if (PG_ARGISNULL(1))
 	{
@@ -68,18 +99,18 @@ count_distinct_append(PG_FUNCTION_ARGS)
 		PG_RETURN_POINTER(set);
 	}
 
+	cache = fn_cache(fcinfo);
+	alloc = cd_alloc_get(fcinfo, aggcontext, &cache->alloc, &local);
 	if (set == NULL)
 	{
-		const CDKeyType *kt = fcinfo->flinfo->fn_extra;
-
-		if (kt == NULL)
-			kt = cd_keytype_cached(fcinfo->flinfo,
-								   get_fn_expr_argtype(fcinfo->flinfo, 1),
-								   PG_GET_COLLATION());
-		set = cdset_create(kt, aggcontext);
+		if (cache->kt == NULL)
+			cd_keytype_cached(&cache->kt, fcinfo->flinfo->fn_mcxt,
+							  get_fn_expr_argtype(fcinfo->flinfo, 1),
+							  PG_GET_COLLATION());
+		set = cdset_create(cache->kt, alloc);
 	}
 
-	set = cdset_add_value(set, PG_GETARG_DATUM(1));
+	set = cdset_add_value(set, PG_GETARG_DATUM(1), alloc);
 	PG_RETURN_POINTER(set);
 }
 
@@ -95,6 +126,9 @@ count_distinct_elements_append(PG_FUNCTION_ARGS)
 	CDSet	   *set = state_arg(fcinfo, 0);
 	AnyArrayType *array;
 	const CDKeyType *kt;
+	CDFnCache  *cache;
+	CDAlloc		local;
+	CDAlloc    *alloc;
 	array_iter	iter;
 	int			nitems;
 	int			i;
@@ -109,16 +143,18 @@ count_distinct_elements_append(PG_FUNCTION_ARGS)
 	array = PG_GETARG_ANY_ARRAY_P(1);
 	nitems = ArrayGetNItems(AARR_NDIM(array), AARR_DIMS(array));
 
-	kt = fcinfo->flinfo->fn_extra;
+	cache = fn_cache(fcinfo);
+	kt = cache->kt;
 	if (kt == NULL)
-		kt = cd_keytype_cached(fcinfo->flinfo, AARR_ELEMTYPE(array),
-							   PG_GET_COLLATION());
+		kt = cd_keytype_cached(&cache->kt, fcinfo->flinfo->fn_mcxt,
+							   AARR_ELEMTYPE(array), PG_GET_COLLATION());
+	alloc = cd_alloc_get(fcinfo, aggcontext, &cache->alloc, &local);
 
 	if (set == NULL)
 	{
 		if (nitems == 0)
 			PG_RETURN_NULL();
-		set = cdset_create(kt, aggcontext);
+		set = cdset_create(kt, alloc);
 	}
 
 	array_iter_setup(&iter, array);
@@ -129,7 +165,7 @@ count_distinct_elements_append(PG_FUNCTION_ARGS)
 											kt->typbyval, kt->typalign);
 
 		if (!isnull)
-			set = cdset_add_value(set, value);
+			set = cdset_add_value(set, value, alloc);
 	}
 	PG_RETURN_POINTER(set);
 }
@@ -146,6 +182,9 @@ count_distinct_combine(PG_FUNCTION_ARGS)
 	MemoryContext aggcontext = aggregate_context(fcinfo, "count_distinct_combine");
 	CDSet	   *set1 = state_arg(fcinfo, 0);
 	CDSet	   *set2 = state_arg(fcinfo, 1);
+	CDFnCache  *cache = fn_cache(fcinfo);
+	CDAlloc		local;
+	CDAlloc    *alloc = cd_alloc_get(fcinfo, aggcontext, &cache->alloc, &local);
 
 	if (set2 == NULL)
 	{
@@ -154,7 +193,7 @@ count_distinct_combine(PG_FUNCTION_ARGS)
 		PG_RETURN_POINTER(set1);
 	}
 	if (set1 == NULL)
-		PG_RETURN_POINTER(cdset_copy(set2, aggcontext));
+		PG_RETURN_POINTER(cdset_copy(set2, alloc->mcxt));
 
 	if (!cd_keytype_equal(set1->kt, set2->kt))
 		ereport(ERROR,
@@ -163,7 +202,7 @@ count_distinct_combine(PG_FUNCTION_ARGS)
 						format_type_be(set1->kt->typid),
 						format_type_be(set2->kt->typid))));
 
-	PG_RETURN_POINTER(cdset_union(set1, set2));
+	PG_RETURN_POINTER(cdset_union(set1, set2, alloc));
 }
 
 /*
@@ -183,12 +222,14 @@ Datum
 count_distinct_deserial(PG_FUNCTION_ARGS)
 {
 	bytea	   *bytes;
+	CDFnCache  *cache;
 
 	(void) aggregate_context(fcinfo, "count_distinct_deserial");
 	bytes = PG_GETARG_BYTEA_PP(0);
+	cache = fn_cache(fcinfo);
 	PG_RETURN_POINTER(cd_deserialize(VARDATA_ANY(bytes),
 									 VARSIZE_ANY_EXHDR(bytes),
-									 fcinfo->flinfo));
+									 &cache->kt, fcinfo->flinfo->fn_mcxt));
 }
 
 /*
@@ -209,15 +250,6 @@ count_distinct_final(PG_FUNCTION_ARGS)
 	PG_RETURN_INT64((int64) cdset_count(set));
 }
 
-/* The result array's element type, cached per query in fn_extra. */
-typedef struct ArrayResultType
-{
-	Oid			elemtype;
-	int16		typlen;
-	bool		typbyval;
-	char		typalign;
-} ArrayResultType;
-
 /*
  * array_agg_distinct_type_final(state internal, anynonarray) -> anyarray
  * array_agg_distinct_elements_final(state internal, anyarray) -> anyarray
@@ -227,24 +259,24 @@ typedef struct ArrayResultType
 Datum
 array_agg_distinct_final(PG_FUNCTION_ARGS)
 {
-	ArrayResultType *rt = fcinfo->flinfo->fn_extra;
+	CDFnCache  *cache = fn_cache(fcinfo);
+	ArrayResultType *rt = &cache->rt;
 	CDSet	   *set;
 	Datum	   *values;
 	uint32		n;
 
 	(void) aggregate_context(fcinfo, "array_agg_distinct_final");
 
-	if (rt == NULL)
+	if (!cache->have_result_type)
 	{
 		Oid			arraytype = get_fn_expr_rettype(fcinfo->flinfo);
 		Oid			elemtype = get_element_type(arraytype);
 
 		if (!OidIsValid(elemtype))
 			elog(ERROR, "array_agg_distinct_final: could not determine the result element type");
-		rt = MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, sizeof(ArrayResultType));
 		rt->elemtype = elemtype;
 		get_typlenbyvalalign(elemtype, &rt->typlen, &rt->typbyval, &rt->typalign);
-		fcinfo->flinfo->fn_extra = rt;
+		cache->have_result_type = true;
 	}
 
 	set = state_arg(fcinfo, 0);

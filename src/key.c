@@ -160,9 +160,10 @@ cd_keytype_init(CDKeyType *kt, Oid typid, Oid collation, MemoryContext mcxt)
 }
 
 const CDKeyType *
-cd_keytype_cached(FmgrInfo *flinfo, Oid typid, Oid collation)
+cd_keytype_cached(const CDKeyType **cache, MemoryContext mcxt,
+				  Oid typid, Oid collation)
 {
-	CDKeyType  *kt = (CDKeyType *) flinfo->fn_extra;
+	const CDKeyType *kt = *cache;
 
 	/*
 	 * A new entry when the type changes (never overwrite one: sets point to
@@ -173,9 +174,10 @@ cd_keytype_cached(FmgrInfo *flinfo, Oid typid, Oid collation)
 		(kt->width == 0 && kt->collation != collation &&
 		 type_is_collatable(kt->basetypid)))
 	{
-		kt = MemoryContextAlloc(flinfo->fn_mcxt, sizeof(CDKeyType));
-		cd_keytype_init(kt, typid, collation, flinfo->fn_mcxt);
-		flinfo->fn_extra = kt;
+		CDKeyType  *n = MemoryContextAlloc(mcxt, sizeof(CDKeyType));
+
+		cd_keytype_init(n, typid, collation, mcxt);
+		*cache = kt = n;
 	}
 	return kt;
 }

@@ -68,11 +68,12 @@ extern void cd_keytype_init(CDKeyType *kt, Oid typid, Oid collation,
 							MemoryContext mcxt);
 
 /*
- * The CDKeyType for typid, cached in flinfo->fn_extra (per query).  The
- * result lives in flinfo->fn_mcxt.
+ * The CDKeyType for typid, cached in *cache (per query); a new one is
+ * allocated in mcxt, which must live as long as the sets that use it.
  */
-extern const CDKeyType *cd_keytype_cached(FmgrInfo *flinfo, Oid typid,
-										  Oid collation);
+extern const CDKeyType *cd_keytype_cached(const CDKeyType **cache,
+										  MemoryContext mcxt,
+										  Oid typid, Oid collation);
 
 /* Are two key types the same (so their keys can be merged)? */
 extern bool cd_keytype_equal(const CDKeyType *a, const CDKeyType *b);

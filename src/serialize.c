@@ -191,7 +191,7 @@ receive_var_keys(StringInfo buf, const CDKeyType *kt, uint32 n)
 	if ((Size) (buf->len - buf->cursor) / 4 < n)
 		invalid_state("The length does not match the number of keys.");
 
-	set = cdvar_create(kt, CurrentMemoryContext, buf->len - buf->cursor);
+	set = cdvar_create(kt, CurrentMemoryContext, buf->len - buf->cursor, false);
 	for (i = 0; i < n; i++)
 	{
 		uint32		len = (uint32) pq_getmsgint(buf, 4);
@@ -258,7 +258,8 @@ receive_var_keys(StringInfo buf, const CDKeyType *kt, uint32 n)
 }
 
 CDSet *
-cd_deserialize(const char *data, Size len, FmgrInfo *flinfo)
+cd_deserialize(const char *data, Size len,
+			   const CDKeyType **ktcache, MemoryContext ktmcxt)
 {
 	StringInfoData buf;
 	int			version;
@@ -294,7 +295,7 @@ cd_deserialize(const char *data, Size len, FmgrInfo *flinfo)
 	if (OidIsValid(collation) &&
 		!SearchSysCacheExists1(COLLOID, ObjectIdGetDatum(collation)))
 		invalid_state("The collation does not exist.");
-	kt = cd_keytype_cached(flinfo, typid, collation);
+	kt = cd_keytype_cached(ktcache, ktmcxt, typid, collation);
 	if (kt->encoding != encoding || kt->width != width ||
 		kt->collation != collation)
 		invalid_state("The key encoding does not match the value type.");

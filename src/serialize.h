@@ -19,8 +19,10 @@ extern bytea *cd_serialize(CDSet *set);
 
 /*
  * A set from bytes made by cd_serialize, allocated in CurrentMemoryContext;
- * any other bytes raise an ERROR.  The key type is cached in flinfo.
+ * any other bytes raise an ERROR.  The key type is cached in *ktcache, new
+ * ones allocated in ktmcxt.
  */
-extern CDSet *cd_deserialize(const char *data, Size len, FmgrInfo *flinfo);
+extern CDSet *cd_deserialize(const char *data, Size len,
+							 const CDKeyType **ktcache, MemoryContext ktmcxt);
 
 #endif							/* CD_SERIALIZE_H */

@@ -7,11 +7,12 @@
  * memory context; compaction borrows scratch space for the unsorted tail
  * only (the merge works in place), so the peak is the array plus the tail.
  *
- * Growth policy.  While the set is small (one allocator chunk, <= 8 kB) it
- * takes power-of-two chunk sizes, which the allocator would round up to
- * anyway.  Beyond that every size is a block of its own, so it grows in
- * finer steps: whenever compaction leaves less free room than 1/16 of the
- * distinct keys it holds, it grows to 1/8 more than that.  Each compaction
+ * Growth policy.  Where the allocator has power-of-two size classes (plain
+ * chunks, <= 8 kB) a small set takes those sizes, which the allocator would
+ * round up to anyway.  Beyond that, and everywhere in the fine-grained
+ * context of hash aggregation (alloc.h), it grows in finer steps: whenever
+ * compaction leaves less free room than 1/16 of the distinct keys it holds,
+ * it grows to 1/8 more than that.  Each compaction
  * moves at most the whole sorted prefix, and at least 1/16 of it has been
  * appended since the previous one, so appending costs at most about 16 key
  * moves per row, whatever the share of duplicates, while the array stays
@@ -91,7 +92,7 @@ cdset_max_keys(int width)
 
 /* Allocation size for a set with room for at least nkeys keys. */
 static Size
-cdset_alloc_size(Size nkeys, int width)
+cdset_alloc_size(Size nkeys, int width, bool fine_grained)
 {
 	Size		bytes;
 
@@ -105,7 +106,7 @@ cdset_alloc_size(Size nkeys, int width)
 	bytes = CDSET_HEADER_SIZE + nkeys * width;
 	if (bytes <= CDSET_FIRST_ALLOC)
 		return CDSET_FIRST_ALLOC;
-	if (bytes <= CD_ALLOC_CHUNK_LIMIT)
+	if (bytes <= CD_ALLOC_CHUNK_LIMIT && !fine_grained)
 		return pg_nextpower2_32((uint32) bytes);
 	return MAXALIGN(bytes);
 }
@@ -118,15 +119,24 @@ cdset_capacity_of(Size bytes, int width)
 }
 
 CDSet *
-cdset_create(const CDKeyType *kt, MemoryContext mcxt)
+cdset_create(const CDKeyType *kt, CDAlloc *alloc)
 {
 	CDSet	   *set;
 
+	StaticAssertStmt(CDSET_FIRST_ALLOC == CD_SLOT_SIZE, "a new set fills a slot");
 	if (kt->width == 0)
-		return (CDSet *) cdvar_create(kt, mcxt, 0);
+		return (CDSet *) cdvar_create(kt, alloc->mcxt, 0, alloc->fine_grained);
 
-	set = MemoryContextAlloc(mcxt, CDSET_FIRST_ALLOC);
-
+	if (alloc->use_slots)
+	{
+		set = cd_alloc_slot(alloc);
+		set->flags = CDSET_IN_SLOT;
+	}
+	else
+	{
+		set = MemoryContextAlloc(alloc->mcxt, CDSET_FIRST_ALLOC);
+		set->flags = 0;
+	}
 	set->kt = kt;
 	set->nall = 0;
 	set->nsorted = 0;
@@ -138,9 +148,10 @@ cdset_create(const CDKeyType *kt, MemoryContext mcxt)
 CDSet *
 cdset_create_sized(const CDKeyType *kt, MemoryContext mcxt, uint32 n)
 {
-	Size		bytes = cdset_alloc_size(n, kt->width);
+	Size		bytes = cdset_alloc_size(n, kt->width, true);
 	CDSet	   *set = MemoryContextAllocExtended(mcxt, bytes, MCXT_ALLOC_HUGE);
 
+	set->flags = 0;
 	set->kt = kt;
 	set->nall = 0;
 	set->nsorted = 0;
@@ -151,11 +162,22 @@ cdset_create_sized(const CDKeyType *kt, MemoryContext mcxt, uint32 n)
 
 /* Give set room for at least nkeys keys (moves it). */
 static CDSet *
-cdset_resize(CDSet *set, Size nkeys)
+cdset_resize(CDSet *set, Size nkeys, CDAlloc *alloc)
 {
-	Size		bytes = cdset_alloc_size(nkeys, set->width);
+	Size		bytes = cdset_alloc_size(nkeys, set->width, alloc->fine_grained);
 
-	set = repalloc_huge(set, bytes);
+	if (set->flags & CDSET_IN_SLOT)
+	{
+		/* out of the slot pool, for good; the slot stays behind */
+		CDSet	   *moved = MemoryContextAllocExtended(alloc->mcxt, bytes,
+													   MCXT_ALLOC_HUGE);
+
+		memcpy(moved, set, CDSET_HEADER_SIZE + (Size) set->nall * set->width);
+		moved->flags &= ~CDSET_IN_SLOT;
+		set = moved;
+	}
+	else
+		set = repalloc_huge(set, bytes);
 	set->capacity = cdset_capacity_of(bytes, set->width);
 	return set;
 }
@@ -176,10 +198,11 @@ cdset_compact(CDSet *set)
 		return;
 
 	ops = run_ops(width);
+	/* scratch lives for this call only */
 	if (ntail * width <= sizeof(stackbuf))
 		scratch = stackbuf;
 	else
-		scratch = MemoryContextAllocExtended(GetMemoryChunkContext(set),
+		scratch = MemoryContextAllocExtended(CurrentMemoryContext,
 											 ntail * width, MCXT_ALLOC_HUGE);
 
 	sorted = cd_sort_keys(keys + nsorted * width, scratch, ntail, width);
@@ -203,27 +226,28 @@ cdset_compact(CDSet *set)
 }
 
 CDSet *
-cdset_make_room(CDSet *set)
+cdset_make_room(CDSet *set, CDAlloc *alloc)
 {
 	Size		nsorted;
 	Size		want;
-	bool		small;
+	bool		pow2;
 
 	cdset_compact(set);
 	nsorted = set->nsorted;
-	small = (CDSET_HEADER_SIZE + (Size) set->capacity * set->width <=
-			 CD_ALLOC_CHUNK_LIMIT);
+	pow2 = !alloc->fine_grained &&
+		(CDSET_HEADER_SIZE + (Size) set->capacity * set->width <=
+		 CD_ALLOC_CHUNK_LIMIT);
 
-	want = Max(nsorted / (small ? 4 : CDSET_GROW_BELOW_FREE), 1);
+	want = Max(nsorted / (pow2 ? 4 : CDSET_GROW_BELOW_FREE), 1);
 	if (set->capacity - nsorted < want)
 	{
-		Size		target = small ? nsorted + want :
-			nsorted + nsorted / CDSET_GROW_STEP;
+		Size		target = pow2 ? nsorted + want :
+			nsorted + Max(nsorted / CDSET_GROW_STEP, 8);
 
 		/* at the limit, keep going while compaction still frees room */
 		if (target > cdset_max_keys(set->width) && set->capacity > nsorted)
 			return set;
-		set = cdset_resize(set, Max(target, (Size) set->capacity + 1));
+		set = cdset_resize(set, Max(target, (Size) set->capacity + 1), alloc);
 	}
 	return set;
 }
@@ -239,7 +263,7 @@ cdset_count(CDSet *set)
 }
 
 CDSet *
-cdset_union(CDSet *dst, CDSet *src)
+cdset_union(CDSet *dst, CDSet *src, CDAlloc *alloc)
 {
 	const CDRunOps *ops = run_ops(dst->width);
 	Size		width = dst->width;
@@ -258,14 +282,14 @@ cdset_union(CDSet *dst, CDSet *src)
 	if (n == 0)
 		return dst;
 
-	scratch = MemoryContextAllocExtended(GetMemoryChunkContext(dst),
+	scratch = MemoryContextAllocExtended(CurrentMemoryContext,
 										 n * width, MCXT_ALLOC_HUGE);
 	memcpy(scratch, src->keys, n * width);
 	n = ops->remove_present(dst->keys, dst->nsorted, scratch, n);
 	if (n > 0)
 	{
 		if ((Size) dst->capacity - dst->nsorted < n)
-			dst = cdset_resize(dst, (Size) dst->nsorted + n);
+			dst = cdset_resize(dst, (Size) dst->nsorted + n, alloc);
 		ops->merge_into(dst->keys, dst->nsorted, scratch, n);
 		dst->nsorted += n;
 		dst->nall = dst->nsorted;

@@ -17,6 +17,7 @@
 
 #include "postgres.h"
 
+#include "alloc.h"
 #include "key.h"
 #include "varset.h"
 
@@ -32,21 +33,25 @@ typedef struct CDSet
 	uint32		nsorted;		/* keys in the sorted, duplicate-free prefix */
 	uint32		capacity;		/* keys the array has room for */
 	uint8		width;			/* kt->width, kept here for the hot path */
-	uint8		pad[3];
+	uint8		flags;			/* CDSET_IN_SLOT */
+	uint8		pad[2];
 	uint64		keys[FLEXIBLE_ARRAY_MEMBER];	/* capacity * width bytes */
 } CDSet;
 
 #define CDSET_HEADER_SIZE	offsetof(CDSet, keys)
 
-/* A new, empty set in mcxt (a CDVarSet for variable-size keys). */
-extern CDSet *cdset_create(const CDKeyType *kt, MemoryContext mcxt);
+/* the set is in a slot of the pool (alloc.h): no chunk header, never freed */
+#define CDSET_IN_SLOT		0x01
+
+/* A new, empty set (a CDVarSet for variable-size keys). */
+extern CDSet *cdset_create(const CDKeyType *kt, CDAlloc *alloc);
 
 /* A new set in mcxt with room for n keys, for filling with cdset_put_key. */
 extern CDSet *cdset_create_sized(const CDKeyType *kt, MemoryContext mcxt,
 								 uint32 n);
 
 /* Compaction when the array is full (may move the set: use the result). */
-extern CDSet *cdset_make_room(CDSet *set);
+extern CDSet *cdset_make_room(CDSet *set, CDAlloc *alloc);
 
 /* Sort, deduplicate and merge the unsorted tail.  Never moves the set. */
 extern void cdset_compact(CDSet *set);
@@ -55,7 +60,7 @@ extern void cdset_compact(CDSet *set);
 extern uint32 cdset_count(CDSet *set);
 
 /* Add every key of src to dst (may move dst: use the result). */
-extern CDSet *cdset_union(CDSet *dst, CDSet *src);
+extern CDSet *cdset_union(CDSet *dst, CDSet *src, CDAlloc *alloc);
 
 /* A copy of set in mcxt, compacted and sized to its keys. */
 extern CDSet *cdset_copy(CDSet *set, MemoryContext mcxt);
@@ -111,12 +116,12 @@ cdset_put_key(CDSet *set, uint32 i, uint64 key)
  * runs of equal values (sorted or clustered input) cost nothing.
  */
 static inline CDSet *
-cdset_add(CDSet *set, uint64 key)
+cdset_add(CDSet *set, uint64 key, CDAlloc *alloc)
 {
 	if (set->nall > 0 && cdset_get_key(set, set->nall - 1) == key)
 		return set;
 	if (unlikely(set->nall >= set->capacity))
-		set = cdset_make_room(set);
+		set = cdset_make_room(set, alloc);
 	cdset_put_key(set, set->nall, key);
 	set->nall++;
 	return set;
@@ -124,14 +129,14 @@ cdset_add(CDSet *set, uint64 key)
 
 /* Add one non-NULL value (may move the set: use the result). */
 static inline CDSet *
-cdset_add_value(CDSet *set, Datum value)
+cdset_add_value(CDSet *set, Datum value, CDAlloc *alloc)
 {
 	if (set->width == 0)
 	{
 		cdvar_add((CDVarSet *) set, value);
 		return set;
 	}
-	return cdset_add(set, cd_key_encode(set->kt, value));
+	return cdset_add(set, cd_key_encode(set->kt, value), alloc);
 }
 
 #endif							/* CD_SET_H */

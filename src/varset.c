@@ -10,8 +10,9 @@
  * the read position of the moved prefix, because the tail's bytes fit in
  * the room before it.  So the peak is the array plus the tail.
  *
- * Growth: power-of-two sizes while small; beyond 8 kB, whenever compaction
- * leaves less than 1/8 of the used bytes free, 1/4 more.
+ * Growth: power-of-two sizes while small in plain chunks; beyond 8 kB, and
+ * in the fine-grained context of hash aggregation (alloc.h), whenever
+ * compaction leaves less than 1/8 of the used bytes free, 1/4 more.
  *
  *-------------------------------------------------------------------------
  */
@@ -48,11 +49,13 @@ write_entry_header(char *p, Size len)
 }
 
 CDVarSet *
-cdvar_create(const CDKeyType *kt, MemoryContext mcxt, Size size)
+cdvar_create(const CDKeyType *kt, MemoryContext mcxt, Size size,
+			 bool fine_grained)
 {
 	CDVarSet   *set = MemoryContextAllocZero(mcxt, sizeof(CDVarSet));
 
 	set->kt = kt;
+	set->fine_grained = fine_grained;
 	set->width = 0;
 	set->size = Max(size, CDVAR_FIRST_SIZE);
 	set->data = MemoryContextAllocExtended(mcxt, set->size, MCXT_ALLOC_HUGE);
@@ -94,7 +97,7 @@ cdvar_resize(CDVarSet *set, Size newsize)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("count_distinct: too much distinct data in one group")));
-	if (newsize <= CD_ALLOC_CHUNK_LIMIT)
+	if (newsize <= CD_ALLOC_CHUNK_LIMIT && !set->fine_grained)
 		newsize = pg_nextpower2_32((uint32) newsize);
 	else
 		newsize = MAXALIGN(newsize);
@@ -108,15 +111,18 @@ cdvar_make_room(CDVarSet *set, Size need)
 {
 	Size		want;
 
+	bool		pow2;
+
 	cdvar_compact(set);
-	if (set->size <= CD_ALLOC_CHUNK_LIMIT)
+	pow2 = (set->size <= CD_ALLOC_CHUNK_LIMIT && !set->fine_grained);
+	if (pow2)
 		want = Max(need, set->used / 4);
 	else
 		want = Max(need, set->used / 8);
 	if (set->size - set->used < want)
 	{
-		Size		grow = (set->size <= CD_ALLOC_CHUNK_LIMIT) ?
-			Max(need, set->size) : Max(need, set->used / 4);
+		Size		grow = pow2 ? Max(need, set->size) :
+			Max(need, Max(set->used / 4, 64));
 
 		cdvar_resize(set, set->used + grow);
 	}
@@ -178,7 +184,7 @@ cdvar_compact(CDVarSet *set)
 {
 	const CDKeyType *kt = set->kt;
 	bool		bytes = (kt->encoding == CD_KEY_BYTES);
-	MemoryContext mcxt = GetMemoryChunkContext(set->data);
+	MemoryContext mcxt = CurrentMemoryContext;	/* scratch: this call only */
 	Size		ntail = set->nall - set->nsorted;
 	Size		tailbytes = set->used - set->sortedbytes;
 	CDVarItem  *items;
@@ -360,7 +366,7 @@ cdvar_copy(CDVarSet *set, MemoryContext mcxt)
 	CDVarSet   *copy;
 
 	cdvar_compact(set);
-	copy = cdvar_create(set->kt, mcxt, set->used);
+	copy = cdvar_create(set->kt, mcxt, set->used, true);
 	memcpy(copy->data, set->data, set->used);
 	copy->used = copy->sortedbytes = set->used;
 	copy->nall = copy->nsorted = set->nsorted;

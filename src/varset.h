@@ -30,10 +30,11 @@ typedef struct CDVarSet
 	Size		sortedbytes;	/* bytes of the sorted prefix */
 	Size		size;			/* bytes allocated for data */
 	char	   *data;
+	bool		fine_grained;	/* data's allocator has no power-of-two sizes */
 } CDVarSet;
 
 extern CDVarSet *cdvar_create(const CDKeyType *kt, MemoryContext mcxt,
-							  Size size);
+							  Size size, bool fine_grained);
 extern void cdvar_add(CDVarSet *set, Datum value);
 extern void cdvar_add_key(CDVarSet *set, const char *key, Size len);
 extern void cdvar_compact(CDVarSet *set);
