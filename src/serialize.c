@@ -265,6 +265,7 @@ cd_deserialize(const char *data, Size len,
 	int			version;
 	int			encoding;
 	int			width;
+	int			reserved;
 	Oid			typid;
 	Oid			collation;
 	uint32		n;
@@ -283,12 +284,12 @@ cd_deserialize(const char *data, Size len,
 	version = pq_getmsgbyte(&buf);
 	encoding = pq_getmsgbyte(&buf);
 	width = pq_getmsgbyte(&buf);
-	(void) pq_getmsgbyte(&buf);
+	reserved = pq_getmsgbyte(&buf);
 	typid = (Oid) pq_getmsgint(&buf, 4);
 	collation = (Oid) pq_getmsgint(&buf, 4);
 	n = (uint32) pq_getmsgint(&buf, 4);
 
-	if (version != CD_SERIAL_VERSION)
+	if (version != CD_SERIAL_VERSION || reserved != 0)
 		invalid_state("Unknown format version.");
 	if (!SearchSysCacheExists1(TYPEOID, ObjectIdGetDatum(typid)))
 		invalid_state("The value type does not exist.");

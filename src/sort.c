@@ -61,11 +61,13 @@ cd_sort_keys(void *keys, void *scratch, size_t n, int width)
 
 /*
  * Variable-size keys: PostgreSQL's sort_template.h, with the comparison
- * inlined (bytes) or through SortSupport (the type's comparator).
+ * inlined (bytes, on an 8-byte abbreviated key first) or through
+ * SortSupport (the type's comparator).
  */
 #define ST_SORT cd_sort_varitems_bytes
 #define ST_ELEMENT_TYPE CDVarItem
-#define ST_COMPARE(a, b) cd_varkey_compare_bytes((a)->key, (a)->len, (b)->key, (b)->len)
+#define ST_COMPARE(a, b) cd_compare_bytes_abbrev((a)->key, (a)->len, (a)->prefix, \
+												 (b)->key, (b)->len, (b)->prefix)
 #define ST_SCOPE
 #define ST_DEFINE
 #include "lib/sort_template.h"

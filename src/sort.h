@@ -20,14 +20,41 @@ extern void *cd_sort_keys(void *keys, void *scratch, size_t n, int width);
 
 
 /* Sorting variable-size keys (see varset.c). */
+#include "port/pg_bswap.h"
 #include "utils/sortsupport.h"
+
+#include "key.h"
 
 typedef struct CDVarItem
 {
 	const char *key;			/* the key's bytes */
 	Size		len;
 	Datum		datum;			/* CD_KEY_COMPARATOR: the aligned image */
+	uint64		prefix;			/* CD_KEY_BYTES: cd_bytes_prefix() */
 } CDVarItem;
+
+/*
+ * The first 8 bytes of a byte key as a big-endian integer (zero-padded): an
+ * abbreviated key.  Unequal prefixes order keys exactly as memcmp would;
+ * only equal prefixes need the full comparison.
+ */
+static inline uint64
+cd_bytes_prefix(const char *key, Size len)
+{
+	uint64		p = 0;
+
+	memcpy(&p, key, Min(len, sizeof(p)));
+	return pg_ntoh64(p);
+}
+
+static inline int
+cd_compare_bytes_abbrev(const char *a, Size alen, uint64 aprefix,
+						const char *b, Size blen, uint64 bprefix)
+{
+	if (aprefix != bprefix)
+		return aprefix > bprefix ? 1 : -1;
+	return cd_varkey_compare_bytes(a, alen, b, blen);
+}
 
 /* by bytes (memcmp, then length) */
 extern void cd_sort_varitems_bytes(CDVarItem *items, size_t n);

@@ -215,7 +215,9 @@ cdvar_compact(CDVarSet *set)
 		for (i = 0; i < ntail; i++)
 		{
 			items[i].key = cdvar_next(set, &pos, &items[i].len);
-			if (!bytes)
+			if (bytes)
+				items[i].prefix = cd_bytes_prefix(items[i].key, items[i].len);
+			else
 			{
 				char	   *img = arena + apos;
 
@@ -242,7 +244,8 @@ cdvar_compact(CDVarSet *set)
 		{
 			CDVarItem  *prev = &items[nuniq - 1];
 			int			c = bytes ?
-				cd_varkey_compare_bytes(prev->key, prev->len, items[i].key, items[i].len) :
+				cd_compare_bytes_abbrev(prev->key, prev->len, prev->prefix,
+										items[i].key, items[i].len, items[i].prefix) :
 				ApplySortComparator(prev->datum, false, items[i].datum, false,
 									(SortSupport) &kt->ssup);
 
@@ -275,6 +278,7 @@ cdvar_compact(CDVarSet *set)
 		Size		plen = 0;
 		Size		pnext = r;
 		Datum		pdatum = (Datum) 0;
+		uint64		pprefix = 0;
 		Size		fakepos;
 
 		while (pnext < set->size || pkey != NULL || s < nuniq)
@@ -293,7 +297,9 @@ cdvar_compact(CDVarSet *set)
 					pkey = cdvar_next(&view, &fakepos, &plen);
 				}
 				pnext += fakepos;
-				if (!bytes)
+				if (bytes)
+					pprefix = cd_bytes_prefix(pkey, plen);
+				else
 				{
 					if (pbufsize < Max(plen, sizeof(Datum)))
 					{
@@ -312,7 +318,8 @@ cdvar_compact(CDVarSet *set)
 			else if (s >= nuniq)
 				c = -1;
 			else if (bytes)
-				c = cd_varkey_compare_bytes(pkey, plen, items[s].key, items[s].len);
+				c = cd_compare_bytes_abbrev(pkey, plen, pprefix,
+											items[s].key, items[s].len, items[s].prefix);
 			else
 				c = ApplySortComparator(pdatum, false, items[s].datum, false,
 										(SortSupport) &kt->ssup);

@@ -12,7 +12,7 @@
 
 cd_install_deps() {
     local v=${1:-15}
-    local pkgs="postgresql-$v postgresql-server-dev-$v postgresql-contrib-$v make gcc libc6-dev"
+    local pkgs="postgresql-$v postgresql-server-dev-$v make gcc libc6-dev"  # postgresql-$v has contrib (citext)
     local missing=""
     for p in $pkgs; do
         dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"

@@ -303,6 +303,11 @@ for v in $versions; do
                     echo "--- regression.diffs (first 300 lines)"
                     head -300 "$build/regression.diffs"
                 fi
+                if [ "$f" -gt 0 ] && grep -qE 'terminated by signal|was terminated|PANIC' "$CD_CLUSTER_DIR/log"; then
+                    echo "--- server log: a backend crashed"
+                    grep -B5 -A20 -E 'terminated by signal|was terminated|PANIC' "$CD_CLUSTER_DIR/log" | head -80
+                    cp "$CD_CLUSTER_DIR/log" "$run/server-$v.log"
+                fi
             fi
             cd_cluster_stop
         fi

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Fuzzing of state decoding and merging: builds test/fuzz/fuzz_state (libFuzzer
+# + AddressSanitizer + UBSan, src/serialize.c, set.c, sort.c, key.c outside
+# the server, see test/fuzz/), replays the committed seed corpus, then fuzzes
+# for CD_FUZZ_SECONDS (default 60; CD_LONG=1: 1800).
+# Installs clang-14 and libclang-rt-14-dev (Debian) when missing and run as root.
+# Needs the server headers: PG_CONFIG, else $CD_CLUSTER_BINDIR/pg_config, else pg_config.
+set -u
+here=$(cd "$(dirname "$0")/../fuzz" && pwd)
+secs=${CD_FUZZ_SECONDS:-60}
+[ "${CD_LONG:-0}" = 1 ] && secs=${CD_FUZZ_SECONDS:-1800}
+fail() { echo "FAIL: $1"; echo "fuzz: 0 passed, 1 failed"; exit 1; }
+
+if [ -z "${PG_CONFIG:-}" ]; then
+    if [ -n "${CD_CLUSTER_BINDIR:-}" ] && [ -x "$CD_CLUSTER_BINDIR/pg_config" ]; then
+        PG_CONFIG=$CD_CLUSTER_BINDIR/pg_config
+    else
+        PG_CONFIG=pg_config
+    fi
+fi
+export PG_CONFIG
+if ! command -v clang-14 >/dev/null || ! dpkg -s libclang-rt-14-dev >/dev/null 2>&1; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+        (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq clang-14 libclang-rt-14-dev) >/dev/null 2>&1
+    fi
+fi
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+"$here/build.sh" "$work/fuzz_state" >"$work/build.log" 2>&1 || { cat "$work/build.log"; fail "the harness did not build"; }
+
+passed=0
+# 1. the seed corpus, each input once
+"$work/fuzz_state" "$here"/corpus/* >"$work/replay.log" 2>&1 || { tail -40 "$work/replay.log"; fail "replaying the seed corpus"; }
+echo "ok: replayed $(ls "$here/corpus" | wc -l) seed inputs"
+passed=$((passed + 1))
+
+# 2. fuzz (new inputs go to a scratch corpus, not the committed one)
+mkdir -p "$work/corpus" "$work/artifacts"
+(cd "$work" && ./fuzz_state -max_total_time="$secs" -max_len=8192 -timeout=30 -rss_limit_mb=2048 \
+    -print_final_stats=1 -artifact_prefix="$work/artifacts/" "$work/corpus" "$here/corpus") \
+    >"$work/fuzz.log" 2>&1
+rc=$?
+execs=$(sed -nE 's/^stat::number_of_executed_units: *([0-9]+)/\1/p' "$work/fuzz.log")
+grep -E '^#[0-9]+ +DONE' "$work/fuzz.log" | tail -1
+if [ $rc -ne 0 ]; then
+    tail -60 "$work/fuzz.log"
+    for a in "$work"/artifacts/*; do
+        [ -e "$a" ] || continue
+        echo "crashing input $(basename "$a") (hex):"; od -An -tx1 "$a" | head -20
+    done
+    echo "FAIL: the fuzzer found a problem (exit $rc) after ${execs:-?} executions"
+    echo "fuzz: $passed passed, 1 failed"
+    exit 1
+fi
+echo "ok: ${execs:-0} executions in $secs s, no crash, no sanitizer report"
+passed=$((passed + 1))
+echo "fuzz: $passed passed, 0 failed"

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Build the libFuzzer harness test/fuzz/fuzz_state from src/serialize.c,
+# src/set.c, src/sort.c and src/key.c (outside the server) with
+# -fsanitize=fuzzer,address,undefined and assertions on.
+#   test/fuzz/build.sh [OUTPUT]     (default: test/fuzz/fuzz_state)
+# Needs clang (CLANG, default clang-14 or clang), libFuzzer (Debian:
+# libclang-rt-14-dev) and the server headers (PG_CONFIG, default pg_config).
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+out=${1:-$here/fuzz_state}
+CLANG=${CLANG:-$(command -v clang-14 || command -v clang)}
+PG_CONFIG=${PG_CONFIG:-pg_config}
+inc=$("$PG_CONFIG" --includedir-server)
+"$CLANG" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+    -fno-sanitize=function -DUSE_ASSERT_CHECKING -Wall -Wno-ignored-attributes -Wno-unused-command-line-argument \
+    -I"$top/src" -I"$here" -I"$inc" \
+    "$here/fuzz_state.c" "$here/pgstub.c" \
+    "$top/src/serialize.c" "$top/src/set.c" "$top/src/sort.c" "$top/src/key.c" \
+    $(ls "$top/src/varset.c" 2>/dev/null) \
+    -o "$out"

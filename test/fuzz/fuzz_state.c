@@ -1,0 +1,288 @@
+/*
+ * fuzz_state.c
+ *	  libFuzzer harness for decoding and merging count_distinct states.
+ *
+ * Each input is fed to cd_deserialize() as the bytes of a serialized state.
+ * Most inputs must be refused with an ERROR (caught here; everything that
+ * was allocated is freed, like a memory context reset).  An input that is
+ * accepted must be a valid set, and then:
+ *   - its keys are strictly increasing and as many as the header says;
+ *   - cd_serialize() gives the input back, byte for byte;
+ *   - a second set B, built with cdset_add() from keys derived from the
+ *     input (repeated keys, overlaps with A, enough keys for the radix sort),
+ *     is merged with A both ways (cdset_union) and the result equals a
+ *     reference merge computed here with qsort;
+ *   - the union survives serialize -> deserialize -> serialize unchanged;
+ *   - once everything is pfree'd, no chunk is left behind.
+ * Any ERROR after a successful decode aborts (a bug).
+ *
+ * With CD_FUZZ_WRITE_CORPUS=DIR set, it writes a seed corpus of valid
+ * states (every supported type, several sizes) into DIR and exits.
+ *
+ * Built by test/fuzz/build.sh against the server headers and pgstub.c.
+ */
+#include "postgres.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "catalog/pg_type.h"
+#include "fmgr.h"
+
+#include "key.h"
+#include "serialize.h"
+#include "set.h"
+#include "pgstub.h"
+
+/* header size of the serialized form (serialize.c), and where n is */
+#define HDR 16
+
+#define CHECK(cond, what) \
+	do { if (!(cond)) { fprintf(stderr, "fuzz_state: check failed: %s (%s:%d)\n", what, __FILE__, __LINE__); abort(); } } while (0)
+
+static uint64
+xorshift(uint64 *s)
+{
+	uint64		x = *s;
+
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	return *s = x;
+}
+
+static int
+cmp_u64(const void *a, const void *b)
+{
+	uint64		x = *(const uint64 *) a;
+	uint64		y = *(const uint64 *) b;
+
+	return (x > y) - (x < y);
+}
+
+static uint64
+canonical(const CDKeyType *kt, uint64 raw)
+{
+	if (kt->width < 8)
+		raw &= (UINT64CONST(1) << (8 * kt->width)) - 1;
+	return cd_key_encode(kt, cd_key_decode(kt, raw));
+}
+
+static void
+check_set(CDSet *s, const uint64 *expect, size_t n, const char *what)
+{
+	CHECK(cdset_count(s) == n, what);
+	CHECK(s->nsorted == n && s->nall == n, what);
+	CHECK(cdset_is_strictly_increasing(s, (uint32) n), what);
+	for (size_t i = 0; i < n; i++)
+		CHECK(cdset_get_key(s, (uint32) i) == expect[i], what);
+}
+
+/* decode bytes that must be valid (an ERROR aborts) */
+static CDSet *
+must_deserialize(const char *data, Size len, FmgrInfo *flinfo)
+{
+	return cd_deserialize(data, len, flinfo);
+}
+
+int			LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int			LLVMFuzzerInitialize(int *argc, char ***argv);
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	sigjmp_buf	jb;
+	FmgrInfo	flinfo;
+	CDSet	   *volatile a = NULL;
+	CDSet	   *b;
+	CDSet	   *u1;
+	CDSet	   *u2;
+	CDSet	   *r;
+	bytea	   *ser;
+	bytea	   *ser2;
+	uint64	   *ref;
+	uint64	   *bkeys;
+	uint64		seed;
+	size_t		n;
+	size_t		nb;
+	size_t		nref;
+	size_t		i;
+
+	memset(&flinfo, 0, sizeof(flinfo));
+	flinfo.fn_mcxt = stub_cxt_fn;
+	CurrentMemoryContext = stub_cxt_query;
+
+	stub_error_jmp = &jb;
+	if (sigsetjmp(jb, 0) != 0)
+	{
+		/* refused: fine, but only with an ordinary error code */
+		stub_error_jmp = NULL;
+		CHECK(stub_last_sqlstate == ERRCODE_INVALID_BINARY_REPRESENTATION ||
+			  stub_last_sqlstate == ERRCODE_PROTOCOL_VIOLATION ||
+			  stub_last_sqlstate == ERRCODE_FEATURE_NOT_SUPPORTED ||
+			  stub_last_sqlstate == ERRCODE_UNDEFINED_FUNCTION ||
+			  stub_last_sqlstate == ERRCODE_PROGRAM_LIMIT_EXCEEDED ||
+			  stub_last_sqlstate == ERRCODE_OUT_OF_MEMORY,
+			  "refused with an unexpected SQLSTATE");
+		stub_reset(stub_cxt_query);
+		stub_reset(stub_cxt_fn);
+		return 0;
+	}
+	a = cd_deserialize((const char *) data, size, &flinfo);
+	stub_error_jmp = NULL;		/* from here on, an ERROR is a bug */
+
+	/* the accepted state */
+	CHECK(size >= HDR, "accepted a state shorter than its header");
+	n = ((size_t) data[HDR - 4] << 24) | ((size_t) data[HDR - 3] << 16) |
+		((size_t) data[HDR - 2] << 8) | data[HDR - 1];
+	CHECK(a->width > 0, "the stub types are all fixed-width");
+	CHECK(data[8] == 0 && data[9] == 0 && data[10] == 0 && data[11] == 0,
+		  "accepted a collation for a fixed-width key");
+	CHECK(a->width == data[2] && (int) a->kt->encoding == data[1], "header fields");
+	CHECK(size == HDR + n * a->width, "length");
+	ref = malloc(sizeof(uint64) * (n + 1));
+	for (i = 0; i < n; i++)
+	{
+		uint64		k = 0;
+
+		for (int j = 0; j < a->width; j++)
+			k = (k << 8) | data[HDR + i * a->width + j];
+		ref[i] = k;
+		CHECK(canonical(a->kt, k) == k, "accepted a non-canonical key");
+		CHECK(i == 0 || ref[i - 1] < k, "accepted keys that are not strictly increasing");
+	}
+	check_set(a, ref, n, "decoded set");
+
+	/* round trip */
+	ser = cd_serialize(a);
+	CHECK(VARSIZE(ser) - VARHDRSZ == size, "re-serialized length");
+	CHECK(memcmp(VARDATA(ser), data, size) == 0, "re-serialized bytes");
+	pfree(ser);
+
+	/* B: keys derived from the input, with repeated keys and overlaps */
+	seed = 0x9E3779B97F4A7C15;
+	for (i = 0; i < size; i++)
+		seed = (seed ^ data[i]) * 0x100000001B3;
+	if (seed == 0)
+		seed = 1;
+	nb = (size_t) (seed % 3) == 0 ? 0 : (size_t) (xorshift(&seed) % (4 * n + 2000));
+	bkeys = malloc(sizeof(uint64) * (nb + 1));
+	{
+		uint64		mask = (xorshift(&seed) & 1) ? 0xFF : ~UINT64CONST(0);
+
+		for (i = 0; i < nb; i++)
+		{
+			uint64		x = xorshift(&seed);
+
+			if (n > 0 && (x & 3) == 0)
+				bkeys[i] = ref[x % n];	/* already in A */
+			else if ((x & 3) == 1 && i > 0)
+				bkeys[i] = bkeys[i - 1 - (x >> 8) % i];	/* a duplicate */
+			else
+				bkeys[i] = canonical(a->kt, (x >> 2) & mask);
+		}
+	}
+	b = cdset_create(a->kt, stub_cxt_query);
+	for (i = 0; i < nb; i++)
+		b = cdset_add(b, bkeys[i]);
+
+	/* the reference union */
+	ref = realloc(ref, sizeof(uint64) * (n + nb + 1));
+	memcpy(ref + n, bkeys, sizeof(uint64) * nb);
+	qsort(ref, n + nb, sizeof(uint64), cmp_u64);
+	nref = 0;
+	for (i = 0; i < n + nb; i++)
+		if (nref == 0 || ref[nref - 1] != ref[i])
+			ref[nref++] = ref[i];
+
+	u1 = cdset_union(cdset_copy(a, stub_cxt_query), b);
+	check_set(u1, ref, nref, "union A+B");
+	u2 = cdset_union(cdset_copy(b, stub_cxt_query), a);
+	check_set(u2, ref, nref, "union B+A");
+
+	/* the union survives a round trip */
+	ser = cd_serialize(u1);
+	r = must_deserialize(VARDATA(ser), VARSIZE(ser) - VARHDRSZ, &flinfo);
+	check_set(r, ref, nref, "union after a round trip");
+	ser2 = cd_serialize(r);
+	CHECK(VARSIZE(ser) == VARSIZE(ser2) && memcmp(ser, ser2, VARSIZE(ser)) == 0,
+		  "union serialized twice");
+
+	pfree(ser);
+	pfree(ser2);
+	pfree(r);
+	pfree(u1);
+	pfree(u2);
+	pfree(b);
+	pfree(a);
+	CHECK(stub_live_chunks(stub_cxt_query) == 0, "chunks left behind");
+	stub_reset(stub_cxt_fn);
+	free(ref);
+	free(bkeys);
+	return 0;
+}
+
+/* CD_FUZZ_WRITE_CORPUS=DIR: valid states for every supported type */
+static void
+write_corpus(const char *dir)
+{
+	static const size_t sizes[] = {0, 1, 2, 7, 100, 700};
+	uint64		seed = 42;
+	int			nfiles = 0;
+
+	for (const StubType *t = stub_type_list(); t->typid != InvalidOid; t++)
+	{
+		for (size_t si = 0; si < lengthof(sizes); si++)
+		{
+			/* keep the corpus small: the largest size for a few types */
+			if (sizes[si] > 100 && t->typid != INT4OID && t->typid != FLOAT8OID &&
+				t->typid != CHAROID)
+				continue;
+			sigjmp_buf	jb;
+			FmgrInfo	flinfo;
+			CDKeyType	kt;
+			CDSet	   *s;
+			bytea	   *ser;
+			char		path[1024];
+			FILE	   *f;
+
+			memset(&flinfo, 0, sizeof(flinfo));
+			flinfo.fn_mcxt = stub_cxt_fn;
+			stub_error_jmp = &jb;
+			if (sigsetjmp(jb, 0) != 0)
+			{
+				stub_error_jmp = NULL;
+				stub_reset(stub_cxt_query);
+				break;			/* an unsupported type */
+			}
+			cd_keytype_init(&kt, t->typid, InvalidOid, stub_cxt_fn);
+			stub_error_jmp = NULL;
+			s = cdset_create(&kt, stub_cxt_query);
+			for (size_t i = 0; i < sizes[si]; i++)
+				s = cdset_add(s, canonical(&kt, xorshift(&seed) >> (si % 2 ? 0 : 40)));
+			ser = cd_serialize(s);
+			snprintf(path, sizeof(path), "%s/state-%u-%zu", dir, t->typid, sizes[si]);
+			f = fopen(path, "wb");
+			CHECK(f != NULL, "open corpus file");
+			fwrite(VARDATA(ser), 1, VARSIZE(ser) - VARHDRSZ, f);
+			fclose(f);
+			nfiles++;
+			stub_reset(stub_cxt_query);
+		}
+	}
+	printf("wrote %d states to %s\n", nfiles, dir);
+}
+
+int
+LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	const char *dir = getenv("CD_FUZZ_WRITE_CORPUS");
+
+	stub_init();
+	if (dir != NULL && *dir != '\0')
+	{
+		write_corpus(dir);
+		exit(0);
+	}
+	return 0;
+}

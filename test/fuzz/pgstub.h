@@ -1,0 +1,47 @@
+/*
+ * pgstub.h
+ *	  What test/fuzz/pgstub.c offers the harness besides the server
+ *	  functions it stubs.
+ */
+#ifndef CD_PGSTUB_H
+#define CD_PGSTUB_H
+
+#include "postgres.h"
+
+#include <setjmp.h>
+
+#include "utils/palloc.h"
+
+/* port.h maps these to libpgport, which the harness does not link */
+#undef printf
+#undef fprintf
+#undef snprintf
+#undef qsort
+
+/* larger requests fail like a server out of memory (keeps the fuzzer lean) */
+#define STUB_MAX_ALLOC		((Size) 64 * 1024 * 1024)
+
+#define STUB_DOMAIN_INT4	((Oid) 900001)
+#define STUB_DOMAIN_FLOAT8	((Oid) 900002)
+
+typedef struct StubType
+{
+	Oid			typid;
+	Oid			basetypid;		/* InvalidOid unless a domain */
+	int16		typlen;
+	bool		typbyval;
+	char		typalign;
+} StubType;
+
+extern MemoryContext stub_cxt_query;
+extern MemoryContext stub_cxt_fn;
+extern sigjmp_buf *stub_error_jmp;
+extern int	stub_last_sqlstate;
+
+extern void stub_init(void);
+extern void stub_reset(MemoryContext c);
+extern long stub_live_chunks(MemoryContext c);
+extern const StubType *stub_type(Oid typid);
+extern const StubType *stub_type_list(void);
+
+#endif
