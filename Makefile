@@ -10,7 +10,8 @@ TESTS        = $(wildcard test/sql/*.sql)
 REGRESS      = $(patsubst test/sql/%.sql,%,$(TESTS))
 REGRESS_OPTS = --inputdir=test --load-extension=$(EXTENSION)
 
-PG_CPPFLAGS  = -Werror -Wall -Wmissing-prototypes
+# src/pg13: headers PostgreSQL 13 lacks (searched after the server's)
+PG_CPPFLAGS  = -Werror -Wall -Wmissing-prototypes -idirafter src/pg13
 EXTRA_CLEAN  = dist results regression.diffs regression.out
 
 PG_CONFIG   ?= pg_config

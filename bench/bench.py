@@ -684,26 +684,28 @@ def profile(pg, psql, tname, shape, sh, outdir, seconds=20):
         log(f"    profile: backend not found ({p.stderr.read() if p.poll() is not None else 'psql running'})")
         return None
     base = os.path.join(outdir, f"perf_{tname}_{shape}")
-    rec = subprocess.run(["perf", "record", "-g", "-o", base + ".data", "-p", pid, "--", "sleep",
+    # flat profile: PostgreSQL and the extension are built without frame
+    # pointers, so -g call graphs come out as garbage (and are slow to report)
+    rec = subprocess.run(["perf", "record", "-o", base + ".data", "-p", pid, "--", "sleep",
                           str(seconds)], capture_output=True, text=True)
+    st = None
+    if rec.returncode != 0:
+        # e.g. perf_event_paranoid: fall back to counters
+        st = subprocess.run(["perf", "stat", "-p", pid, "--", "sleep", str(seconds)],
+                            capture_output=True, text=True)
     p.kill()
     p.wait()
     pg.run(f"SELECT pg_terminate_backend({pid})", check=False)
-    if rec.returncode != 0:
-        st = subprocess.run(["perf", "stat", "-p", pid, "--", "sleep", "1"], capture_output=True, text=True)
+    if st is not None:
         with open(base + ".txt", "w") as f:
-            f.write("perf record failed:\n" + rec.stderr + "\n" + st.stderr)
+            f.write("perf record failed:\n" + rec.stderr + "\nperf stat:\n" + st.stderr)
         return base + ".txt"
     with open(base + ".txt", "w") as f:
-        rep = subprocess.run(["perf", "report", "-i", base + ".data", "--stdio", "--no-children",
-                              "--percent-limit", "0.5", "-g", "none", "--sort", "symbol,dso"],
+        rep = subprocess.run(["perf", "report", "-i", base + ".data", "--stdio",
+                              "--percent-limit", "0.3", "--sort", "symbol,dso"],
                              capture_output=True, text=True)
-        f.write(f"# perf record -g -p <backend> while running {sql!r} repeatedly ({settings})\n")
-        f.write(rep.stdout)
-        rep = subprocess.run(["perf", "report", "-i", base + ".data", "--stdio", "--children",
-                              "--percent-limit", "2", "-g", "caller,0.5,callee,function,percent",
-                              "--sort", "symbol"], capture_output=True, text=True)
-        f.write("\n\n# with children / call graph\n")
+        f.write(f"# perf record -p <backend> for {seconds}s while running\n#   {sql}\n"
+                f"# repeatedly with {settings}\n")
         f.write(rep.stdout)
     os.unlink(base + ".data")
     return base + ".txt"

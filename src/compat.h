@@ -10,9 +10,15 @@
 
 #include "postgres.h"
 
-#if PG_VERSION_NUM < 140000
-#error "count_distinct requires PostgreSQL 14 or later"
+#if PG_VERSION_NUM < 130000
+#error "count_distinct requires PostgreSQL 13 or later"
 #endif
+
+/*
+ * 13 has no lib/sort_template.h: the Makefile puts a copy of 14's in
+ * src/pg13/ on the include path after the server's headers, so 14 and later
+ * use their own.
+ */
 
 /* 16+: the varlena macros (VARSIZE, VARDATA, ...) moved to varatt.h */
 #if PG_VERSION_NUM >= 160000

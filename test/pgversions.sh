@@ -27,6 +27,7 @@
 # script checks each cluster and exports CD_HAVE_ICU and CD_HAVE_CITEXT
 # (1 or 0).  A test whose .sql file has a line like
 #       -- requires: citext icu
+# (pg14: the server is PostgreSQL 14 or later)
 # is skipped (and counted as skipped) on a version that lacks one of them.
 # A test can also check by itself and branch with psql's \if, with an
 # alternative expected file (test/expected/NAME_1.out), e.g.
@@ -49,7 +50,7 @@ cd "$(dirname "$0")/.."
 top=$(pwd)
 . test/cluster.sh
 
-CD_PG_ALL=${CD_PG_ALL:-"14 15 16 17 18"}
+CD_PG_ALL=${CD_PG_ALL:-"13 14 15 16 17 18"}
 CD_PG_DEBIAN=${CD_PG_DEBIAN-15}
 CD_PG_CACHE=${CD_PG_CACHE:-/tmp/count_distinct-pg-cache}
 CD_PG_PORT_BASE=${CD_PG_PORT_BASE:-56400}
@@ -205,6 +206,7 @@ select_tests() {
             case $r in
                 icu) [ "$CD_HAVE_ICU" = 1 ] || ok=0 ;;
                 citext) [ "$CD_HAVE_CITEXT" = 1 ] || ok=0 ;;
+                pg14) [ "${CD_SERVER_NUM:-0}" -ge 140000 ] || ok=0 ;;
                 *) echo "warning: $f: unknown requirement '$r'" >&2 ;;
             esac
         done
@@ -282,6 +284,7 @@ for v in $versions; do
             CD_HAVE_ICU=0; CD_HAVE_CITEXT=0
             q "$pgc" "BEGIN; CREATE COLLATION pg_temp.cd_probe (provider = icu, locale = 'und', deterministic = false); ROLLBACK" >/dev/null && CD_HAVE_ICU=1
             [ "$(q "$pgc" "SELECT count(*) FROM pg_available_extensions WHERE name = 'citext'")" = 1 ] && CD_HAVE_CITEXT=1
+            CD_SERVER_NUM=$(q "$pgc" "SHOW server_version_num")
             export CD_HAVE_ICU CD_HAVE_CITEXT
             echo "features: icu=$CD_HAVE_ICU citext=$CD_HAVE_CITEXT"
             select_tests "$build"

@@ -80,9 +80,27 @@ check_set(CDSet *s, const uint64 *expect, size_t n, const char *what)
 
 /* decode bytes that must be valid (an ERROR aborts) */
 static CDSet *
-must_deserialize(const char *data, Size len, FmgrInfo *flinfo)
+must_deserialize(const char *data, Size len, const CDKeyType **ktcache)
 {
-	return cd_deserialize(data, len, flinfo);
+	return cd_deserialize(data, len, ktcache, stub_cxt_fn);
+}
+
+/*
+ * Where the harness's sets live: chunks in the query context, either as
+ * under sorted aggregation (power-of-two growth) or as under hash
+ * aggregation (fine-grained growth, new sets in slots).
+ */
+static CDAlloc *
+harness_alloc(bool fine_grained)
+{
+	static CDAlloc alloc;
+
+	memset(&alloc, 0, sizeof(alloc));
+	alloc.aggcontext = stub_cxt_query;
+	alloc.mcxt = stub_cxt_query;
+	alloc.fine_grained = fine_grained;
+	alloc.use_slots = fine_grained;	/* as under hash aggregation */
+	return &alloc;
 }
 
 int			LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -92,7 +110,8 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	sigjmp_buf	jb;
-	FmgrInfo	flinfo;
+	const CDKeyType *ktcache = NULL;
+	CDAlloc    *alloc;
 	CDSet	   *volatile a = NULL;
 	CDSet	   *b;
 	CDSet	   *u1;
@@ -108,8 +127,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t		nref;
 	size_t		i;
 
-	memset(&flinfo, 0, sizeof(flinfo));
-	flinfo.fn_mcxt = stub_cxt_fn;
 	CurrentMemoryContext = stub_cxt_query;
 
 	stub_error_jmp = &jb;
@@ -128,7 +145,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		stub_reset(stub_cxt_fn);
 		return 0;
 	}
-	a = cd_deserialize((const char *) data, size, &flinfo);
+	a = cd_deserialize((const char *) data, size, &ktcache, stub_cxt_fn);
 	stub_error_jmp = NULL;		/* from here on, an ERROR is a bug */
 
 	/* the accepted state */
@@ -182,9 +199,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				bkeys[i] = canonical(a->kt, (x >> 2) & mask);
 		}
 	}
-	b = cdset_create(a->kt, stub_cxt_query);
+	alloc = harness_alloc((seed & 4) != 0);
+	b = cdset_create(a->kt, alloc);
 	for (i = 0; i < nb; i++)
-		b = cdset_add(b, bkeys[i]);
+		b = cdset_add(b, bkeys[i], alloc);
 
 	/* the reference union */
 	ref = realloc(ref, sizeof(uint64) * (n + nb + 1));
@@ -195,14 +213,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (nref == 0 || ref[nref - 1] != ref[i])
 			ref[nref++] = ref[i];
 
-	u1 = cdset_union(cdset_copy(a, stub_cxt_query), b);
+	u1 = cdset_union(cdset_copy(a, stub_cxt_query), b, alloc);
 	check_set(u1, ref, nref, "union A+B");
-	u2 = cdset_union(cdset_copy(b, stub_cxt_query), a);
+	u2 = cdset_union(cdset_copy(b, stub_cxt_query), a, alloc);
 	check_set(u2, ref, nref, "union B+A");
 
 	/* the union survives a round trip */
 	ser = cd_serialize(u1);
-	r = must_deserialize(VARDATA(ser), VARSIZE(ser) - VARHDRSZ, &flinfo);
+	r = must_deserialize(VARDATA(ser), VARSIZE(ser) - VARHDRSZ, &ktcache);
 	check_set(r, ref, nref, "union after a round trip");
 	ser2 = cd_serialize(r);
 	CHECK(VARSIZE(ser) == VARSIZE(ser2) && memcmp(ser, ser2, VARSIZE(ser)) == 0,
@@ -239,15 +257,12 @@ write_corpus(const char *dir)
 				t->typid != CHAROID)
 				continue;
 			sigjmp_buf	jb;
-			FmgrInfo	flinfo;
 			CDKeyType	kt;
 			CDSet	   *s;
 			bytea	   *ser;
 			char		path[1024];
 			FILE	   *f;
 
-			memset(&flinfo, 0, sizeof(flinfo));
-			flinfo.fn_mcxt = stub_cxt_fn;
 			stub_error_jmp = &jb;
 			if (sigsetjmp(jb, 0) != 0)
 			{
@@ -257,9 +272,10 @@ write_corpus(const char *dir)
 			}
 			cd_keytype_init(&kt, t->typid, InvalidOid, stub_cxt_fn);
 			stub_error_jmp = NULL;
-			s = cdset_create(&kt, stub_cxt_query);
+			s = cdset_create(&kt, harness_alloc(si % 2));
 			for (size_t i = 0; i < sizes[si]; i++)
-				s = cdset_add(s, canonical(&kt, xorshift(&seed) >> (si % 2 ? 0 : 40)));
+				s = cdset_add(s, canonical(&kt, xorshift(&seed) >> (si % 2 ? 0 : 40)),
+							  harness_alloc(si % 2));
 			ser = cd_serialize(s);
 			snprintf(path, sizeof(path), "%s/state-%u-%zu", dir, t->typid, sizes[si]);
 			f = fopen(path, "wb");

@@ -540,3 +540,16 @@ format_type_be(Oid type_oid)
 	snprintf(s, 32, "type %u", type_oid);
 	return s;
 }
+
+/*
+ * alloc.c's slot pool, for the harness: a slot is CD_SLOT_SIZE bytes that
+ * the set code must never free or reallocate (it copies a growing set out).
+ * Here each slot is a chunk of the query context, which the harness resets.
+ */
+#include "alloc.h"
+
+void *
+cd_alloc_slot(CDAlloc *a)
+{
+	return MemoryContextAlloc(a->aggcontext, CD_SLOT_SIZE);
+}

@@ -17,15 +17,15 @@ CREATE FUNCTION vt_differ() RETURNS bigint LANGUAGE sql AS $$
   SELECT count(*) FILTER (WHERE (a.*) IS DISTINCT FROM (b.*))
   FROM (SELECT g, count_distinct(t) t, count_distinct(n) n, count_distinct(u) u, count_distinct(j) j,
                count_distinct(iv) iv, count_distinct(long_t) lt, count_distinct(c) c,
-               array_agg_distinct(t) at, array_agg_distinct(n) an, array_agg_distinct(u) au,
-               array_agg_distinct(iv) aiv, array_agg_distinct(c) ac
+               array_agg_distinct(t) AS at, array_agg_distinct(n) AS an, array_agg_distinct(u) AS au,
+               array_agg_distinct(iv) AS aiv, array_agg_distinct(c) AS ac
         FROM vt GROUP BY g) a
   FULL JOIN
        (SELECT g, count(DISTINCT t) t, count(DISTINCT n) n, count(DISTINCT u) u, count(DISTINCT j) j,
                count(DISTINCT iv) iv, count(DISTINCT long_t) lt, count(DISTINCT c) c,
-               coalesce(array_agg(DISTINCT t ORDER BY t) FILTER (WHERE t IS NOT NULL), '{}') at,
-               array_agg(DISTINCT n ORDER BY n) an, array_agg(DISTINCT u ORDER BY u) au,
-               array_agg(DISTINCT iv ORDER BY iv) aiv, array_agg(DISTINCT c ORDER BY c) ac
+               coalesce(array_agg(DISTINCT t ORDER BY t) FILTER (WHERE t IS NOT NULL), '{}') AS at,
+               array_agg(DISTINCT n ORDER BY n) AS an, array_agg(DISTINCT u ORDER BY u) AS au,
+               array_agg(DISTINCT iv ORDER BY iv) AS aiv, array_agg(DISTINCT c ORDER BY c) AS ac
         FROM vt GROUP BY g) b USING (g)
 $$;
 
@@ -69,8 +69,8 @@ FROM generate_series(1, 60000) i;
 ANALYZE vt2;
 SELECT spilled('SELECT g, count_distinct(t), count_distinct(n) FROM vt2 GROUP BY g');
 SELECT count(*) AS groups, count(*) FILTER (WHERE (a.*) IS DISTINCT FROM (b.*)) AS spill_differ
-FROM (SELECT g, count_distinct(t) t, count_distinct(n) n, array_agg_distinct(t) at FROM vt2 GROUP BY g) a
-FULL JOIN (SELECT g, count(DISTINCT t) t, count(DISTINCT n) n, array_agg(DISTINCT t ORDER BY t) at
+FROM (SELECT g, count_distinct(t) t, count_distinct(n) n, array_agg_distinct(t) AS at FROM vt2 GROUP BY g) a
+FULL JOIN (SELECT g, count(DISTINCT t) t, count(DISTINCT n) n, array_agg(DISTINCT t ORDER BY t) AS at
            FROM vt2 GROUP BY g) b USING (g);
 DROP TABLE vt2;
 RESET work_mem;
