@@ -96,7 +96,8 @@ harness_alloc(bool fine_grained)
 	static CDAlloc alloc;
 
 	memset(&alloc, 0, sizeof(alloc));
-	alloc.aggcontext = stub_cxt_query;
+	/* slots (left behind when a set grows) go with the per-input reset */
+	alloc.aggcontext = stub_cxt_fn;
 	alloc.mcxt = stub_cxt_query;
 	alloc.fine_grained = fine_grained;
 	alloc.use_slots = fine_grained;	/* as under hash aggregation */
