@@ -279,7 +279,6 @@ cdvar_compact(CDVarSet *set)
 		Size		pnext = r;
 		Datum		pdatum = (Datum) 0;
 		uint64		pprefix = 0;
-		Size		fakepos;
 
 		while (pnext < set->size || pkey != NULL || s < nuniq)
 		{
@@ -288,15 +287,7 @@ cdvar_compact(CDVarSet *set)
 			/* the current key of the sorted prefix */
 			if (pkey == NULL && pnext < set->size)
 			{
-				fakepos = 0;
-				{
-					CDVarSet	view = *set;
-
-					view.data = set->data + pnext;
-					view.used = set->size - pnext;
-					pkey = cdvar_next(&view, &fakepos, &plen);
-				}
-				pnext += fakepos;
+				pkey = cdvar_entry(set->data, &pnext, &plen);
 				if (bytes)
 					pprefix = cd_bytes_prefix(pkey, plen);
 				else

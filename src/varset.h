@@ -43,15 +43,15 @@ extern CDVarSet *cdvar_copy(CDVarSet *set, MemoryContext mcxt);
 extern int	cdvar_compare(const CDVarSet *set, const char *a, Size alen,
 						  const char *b, Size blen);
 
-/* Walk the entries: *pos starts at 0; returns NULL at the end. */
+/*
+ * The entry at data + *pos: returns its key and sets *len; advances *pos
+ * past it.
+ */
 static inline const char *
-cdvar_next(const CDVarSet *set, Size *pos, Size *len)
+cdvar_entry(const char *data, Size *pos, Size *len)
 {
-	const uint8 *p;
+	const uint8 *p = (const uint8 *) data + *pos;
 
-	if (*pos >= set->used)
-		return NULL;
-	p = (const uint8 *) set->data + *pos;
 	if (p[0] < 0x80)
 	{
 		*len = p[0];
@@ -62,6 +62,15 @@ cdvar_next(const CDVarSet *set, Size *pos, Size *len)
 		((Size) p[2] << 8) | p[3];
 	*pos += 4 + *len;
 	return (const char *) p + 4;
+}
+
+/* Walk the entries: *pos starts at 0; returns NULL at the end. */
+static inline const char *
+cdvar_next(const CDVarSet *set, Size *pos, Size *len)
+{
+	if (*pos >= set->used)
+		return NULL;
+	return cdvar_entry(set->data, pos, len);
 }
 
 #endif							/* CD_VARSET_H */
