@@ -33,59 +33,64 @@ CDS_NAME(unique) (void *dst_, const void *src_, size_t n)
 }
 
 /*
+ * The first position >= lo in the sorted run a (na keys) whose key is >= k:
+ * a linear walk when a is at most 32 times longer than the run being
+ * looked up (one mispredicted branch per lookup), else galloping from lo
+ * (about log(gap) comparisons).
+ */
+static inline size_t
+CDS_NAME(lower_bound_from) (const CDS_KEY *a, size_t na, size_t lo, CDS_KEY k,
+							bool linear)
+{
+	size_t		bound = 1;
+	size_t		hi;
+
+	if (linear)
+	{
+		while (lo < na && a[lo] < k)
+			lo++;
+		return lo;
+	}
+
+	while (lo + bound <= na && a[lo + bound - 1] < k)
+	{
+		lo += bound;
+		bound <<= 1;
+	}
+	hi = Min(lo + bound, na);
+	while (lo < hi)
+	{
+		size_t		mid = lo + (hi - lo) / 2;
+
+		if (a[mid] < k)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
  * Drop from the sorted, distinct run b (nb keys) every key that is also in
- * the sorted, distinct run a (na keys); returns the new nb.  When a is at
- * most 32 times longer than b, a linear walk of a (one mispredicted branch
- * per key of b) is fastest; beyond that, each lookup gallops from where the
- * previous one ended (about nb * log(na / nb) comparisons).
+ * the sorted, distinct run a (na keys); returns the new nb.  Costs about
+ * na + nb comparisons when the runs are of similar length, and
+ * nb * log(na / nb) when a is much longer.
  */
 static size_t
 CDS_NAME(remove_present) (const void *a_, size_t na, void *b_, size_t nb)
 {
 	const CDS_KEY *a = a_;
 	CDS_KEY    *b = b_;
+	bool		linear = (na / 32 <= nb);
 	size_t		lo = 0;
 	size_t		out = 0;
 	size_t		j;
 
-	if (na / 32 <= nb)
-	{
-		for (j = 0; j < nb; j++)
-		{
-			CDS_KEY		k = b[j];
-
-			while (lo < na && a[lo] < k)
-				lo++;
-			if (lo < na && a[lo] == k)
-				continue;
-			b[out++] = k;
-			if ((j & 0xFFFF) == 0)
-				CHECK_FOR_INTERRUPTS();
-		}
-		return out;
-	}
-
 	for (j = 0; j < nb; j++)
 	{
 		CDS_KEY		k = b[j];
-		size_t		bound = 1;
-		size_t		hi;
 
-		while (lo + bound <= na && a[lo + bound - 1] < k)
-		{
-			lo += bound;
-			bound <<= 1;
-		}
-		hi = Min(lo + bound, na);
-		while (lo < hi)
-		{
-			size_t		mid = lo + (hi - lo) / 2;
-
-			if (a[mid] < k)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
+		lo = CDS_NAME(lower_bound_from) (a, na, lo, k, linear);
 		if (lo < na && a[lo] == k)
 			continue;
 		b[out++] = k;
