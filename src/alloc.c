@@ -26,15 +26,12 @@ alloc_reset_callback(void *arg)
 }
 
 CDAlloc *
-cd_alloc_get(FunctionCallInfo fcinfo, MemoryContext aggcontext,
-			 CDAlloc **cache, CDAlloc *local)
+cd_alloc_lookup(FunctionCallInfo fcinfo, MemoryContext aggcontext,
+				CDAlloc **hash, CDAlloc *local)
 {
 	AggState   *aggstate;
-	CDAlloc    *a = *cache;
+	CDAlloc    *a;
 	MemoryContextCallback *cb;
-
-	if (a != NULL && a->aggcontext == aggcontext)
-		return a;
 
 	/* hash aggregation: the aggregate context is the hash table's */
 	aggstate = (fcinfo->context && IsA(fcinfo->context, AggState)) ?
@@ -56,14 +53,14 @@ cd_alloc_get(FunctionCallInfo fcinfo, MemoryContext aggcontext,
 	a->mcxt = CD_GENERATION_CONTEXT_CREATE(aggcontext, "count_distinct sets");
 	a->fine_grained = true;
 	a->use_slots = true;
-	a->owner = cache;
+	a->owner = hash;
 
 	cb = MemoryContextAlloc(aggcontext, sizeof(MemoryContextCallback));
 	cb->func = alloc_reset_callback;
 	cb->arg = a;
 	MemoryContextRegisterResetCallback(aggcontext, cb);
 
-	*cache = a;
+	*hash = a;
 	return a;
 }
 

@@ -42,11 +42,24 @@ typedef struct CDAlloc
 } CDAlloc;
 
 /*
- * The allocator for this call: cached in *cache (a field of the caller's
- * fn_extra) for hash aggregation; otherwise filled into *local.
+ * The allocator for this call, given the aggregate context.  The caller
+ * keeps two in its fn_extra (grouping sets may mix hashing and sorting):
+ * *hash, allocated in the hash table's context (and forgotten when that is
+ * reset), and *local, for any other aggregate context.
  */
-extern CDAlloc *cd_alloc_get(FunctionCallInfo fcinfo, MemoryContext aggcontext,
-							 CDAlloc **cache, CDAlloc *local);
+extern CDAlloc *cd_alloc_lookup(FunctionCallInfo fcinfo, MemoryContext aggcontext,
+								CDAlloc **hash, CDAlloc *local);
+
+static inline CDAlloc *
+cd_alloc_get(FunctionCallInfo fcinfo, MemoryContext aggcontext,
+			 CDAlloc **hash, CDAlloc *local)
+{
+	if (likely(*hash != NULL && (*hash)->aggcontext == aggcontext))
+		return *hash;
+	if (local->aggcontext == aggcontext)
+		return local;
+	return cd_alloc_lookup(fcinfo, aggcontext, hash, local);
+}
 
 /* A new CD_SLOT_SIZE-byte slot (MAXALIGNed, no chunk header). */
 extern void *cd_alloc_slot(CDAlloc *a);

@@ -66,7 +66,8 @@ typedef struct ArrayResultType
 typedef struct CDFnCache
 {
 	const CDKeyType *kt;		/* the values' key type */
-	CDAlloc    *alloc;			/* where sets live (hash aggregation) */
+	CDAlloc    *hash_alloc;		/* where sets live under hash aggregation */
+	CDAlloc		local_alloc;	/* ... and elsewhere */
 	bool		have_result_type;
 	ArrayResultType rt;			/* array_agg_distinct_final's result */
 } CDFnCache;
@@ -89,7 +90,6 @@ count_distinct_append(PG_FUNCTION_ARGS)
 	MemoryContext aggcontext = aggregate_context(fcinfo, "count_distinct_append");
 	CDSet	   *set = state_arg(fcinfo, 0);
 	CDFnCache  *cache;
-	CDAlloc		local;
 	CDAlloc    *alloc;
 
 	if (PG_ARGISNULL(1))
@@ -100,7 +100,8 @@ count_distinct_append(PG_FUNCTION_ARGS)
 	}
 
 	cache = fn_cache(fcinfo);
-	alloc = cd_alloc_get(fcinfo, aggcontext, &cache->alloc, &local);
+	alloc = cd_alloc_get(fcinfo, aggcontext, &cache->hash_alloc,
+						 &cache->local_alloc);
 	if (set == NULL)
 	{
 		if (cache->kt == NULL)
@@ -127,7 +128,6 @@ count_distinct_elements_append(PG_FUNCTION_ARGS)
 	AnyArrayType *array;
 	const CDKeyType *kt;
 	CDFnCache  *cache;
-	CDAlloc		local;
 	CDAlloc    *alloc;
 	array_iter	iter;
 	int			nitems;
@@ -148,7 +148,8 @@ count_distinct_elements_append(PG_FUNCTION_ARGS)
 	if (kt == NULL)
 		kt = cd_keytype_cached(&cache->kt, fcinfo->flinfo->fn_mcxt,
 							   AARR_ELEMTYPE(array), PG_GET_COLLATION());
-	alloc = cd_alloc_get(fcinfo, aggcontext, &cache->alloc, &local);
+	alloc = cd_alloc_get(fcinfo, aggcontext, &cache->hash_alloc,
+						 &cache->local_alloc);
 
 	if (set == NULL)
 	{
@@ -183,8 +184,8 @@ count_distinct_combine(PG_FUNCTION_ARGS)
 	CDSet	   *set1 = state_arg(fcinfo, 0);
 	CDSet	   *set2 = state_arg(fcinfo, 1);
 	CDFnCache  *cache = fn_cache(fcinfo);
-	CDAlloc		local;
-	CDAlloc    *alloc = cd_alloc_get(fcinfo, aggcontext, &cache->alloc, &local);
+	CDAlloc    *alloc = cd_alloc_get(fcinfo, aggcontext, &cache->hash_alloc,
+									 &cache->local_alloc);
 
 	if (set2 == NULL)
 	{

@@ -123,6 +123,19 @@ FULL JOIN (SELECT g, count(DISTINCT v) FILTER (WHERE v > 0) c1, count(DISTINCT v
                   count(DISTINCT f) c4
            FROM t GROUP BY g) b USING (g);
 
+-- Grouping sets mixing hashed and sorted sets (MixedAggregate): both ways
+-- of keeping sets in one query
+CREATE TABLE gs AS SELECT i % 7 AS a, i % 5 AS b, i % 113 AS v FROM generate_series(1, 50000) i;
+ANALYZE gs;
+EXPLAIN (COSTS OFF) SELECT a, b, count_distinct(v) FROM gs GROUP BY GROUPING SETS ((a), (b), ());
+SELECT count(*) AS rows_differ FROM (
+  (SELECT a, b, count_distinct(v) FROM gs GROUP BY GROUPING SETS ((a), (b), ())
+   EXCEPT ALL SELECT a, b, count(DISTINCT v) FROM gs GROUP BY GROUPING SETS ((a), (b), ()))
+  UNION ALL
+  (SELECT a, b, count(DISTINCT v) FROM gs GROUP BY GROUPING SETS ((a), (b), ())
+   EXCEPT ALL SELECT a, b, count_distinct(v) FROM gs GROUP BY GROUPING SETS ((a), (b), ()))) d;
+DROP TABLE gs;
+
 DROP FUNCTION hashagg_batches(text);
 DROP TABLE t;
 DROP TABLE many;
