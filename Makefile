@@ -18,6 +18,9 @@ PG_CONFIG   ?= pg_config
 PGXS        := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
+# PGXS does not track header dependencies: rebuild everything when one changes
+$(OBJS): $(wildcard src/*.h)
+
 # PGXN distribution zip, built from the committed tree
 dist:
 	mkdir -p dist

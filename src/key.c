@@ -139,6 +139,16 @@ cd_keytype_init(CDKeyType *kt, Oid typid, Oid collation, MemoryContext mcxt)
 		kt->ssup.ssup_collation = kt->collation;
 		kt->ssup.ssup_nulls_first = false;
 		PrepareSortSupportFromOrderingOp(tce->lt_opr, &kt->ssup);
+
+		if (kt->encoding == CD_KEY_COMPARATOR)
+		{
+			kt->ssup_abbrev.ssup_cxt = mcxt;
+			kt->ssup_abbrev.ssup_collation = kt->collation;
+			kt->ssup_abbrev.ssup_nulls_first = false;
+			kt->ssup_abbrev.abbreviate = true;
+			PrepareSortSupportFromOrderingOp(tce->lt_opr, &kt->ssup_abbrev);
+			kt->has_abbrev = (kt->ssup_abbrev.abbrev_converter != NULL);
+		}
 	}
 
 	/* serialization: binary I/O where the type has it, else text I/O */

@@ -57,6 +57,14 @@ typedef struct CDKeyType
 	 */
 	bool		sort_on_output;
 	SortSupportData ssup;
+
+	/*
+	 * CD_KEY_COMPARATOR keys of types with abbreviated keys: ssup_abbrev
+	 * sorts the unsorted tail by abbreviated key first, and by its
+	 * abbrev_full_comparator on ties.
+	 */
+	bool		has_abbrev;
+	SortSupportData ssup_abbrev;
 	bool		binary_io;		/* serialize with send/receive (else out/in) */
 	FmgrInfo	sendfn;			/* typsend or typoutput */
 	FmgrInfo	recvfn;			/* typreceive or typinput */

@@ -80,6 +80,14 @@ cd_sort_keys(void *keys, void *scratch, size_t n, int width)
 #define ST_DEFINE
 #include "lib/sort_template.h"
 
+#define ST_SORT cd_sort_varitems_abbrev
+#define ST_ELEMENT_TYPE CDVarItem
+#define ST_COMPARE(a, b, ssup) cd_compare_varitems_abbrev(a, b, ssup)
+#define ST_COMPARE_ARG_TYPE SortSupportData
+#define ST_SCOPE
+#define ST_DEFINE
+#include "lib/sort_template.h"
+
 #define ST_SORT cd_sort_datums
 #define ST_ELEMENT_TYPE Datum
 #define ST_COMPARE(a, b, ssup) ApplySortComparator(*(a), false, *(b), false, ssup)

@@ -30,7 +30,8 @@ typedef struct CDVarItem
 	const char *key;			/* the key's bytes */
 	Size		len;
 	Datum		datum;			/* CD_KEY_COMPARATOR: the aligned image */
-	uint64		prefix;			/* CD_KEY_BYTES: cd_bytes_prefix() */
+	uint64		prefix;			/* CD_KEY_BYTES: cd_bytes_prefix(); else the
+								 * type's abbreviated key, if it has them */
 } CDVarItem;
 
 /*
@@ -60,6 +61,22 @@ cd_compare_bytes_abbrev(const char *a, Size alen, uint64 aprefix,
 extern void cd_sort_varitems_bytes(CDVarItem *items, size_t n);
 /* by the type's comparator, on item->datum */
 extern void cd_sort_varitems_ssup(CDVarItem *items, size_t n, SortSupport ssup);
+
+/* by the type's abbreviated keys (item->prefix), then its full comparator */
+static inline int
+cd_compare_varitems_abbrev(const CDVarItem *a, const CDVarItem *b,
+						   SortSupport ssup_abbrev)
+{
+	int			c = ApplySortComparator((Datum) a->prefix, false,
+										(Datum) b->prefix, false, ssup_abbrev);
+
+	if (c != 0)
+		return c;
+	return ApplySortAbbrevFullComparator(a->datum, false, b->datum, false,
+										 ssup_abbrev);
+}
+extern void cd_sort_varitems_abbrev(CDVarItem *items, size_t n,
+									SortSupport ssup_abbrev);
 /* Datums by the type's comparator */
 extern void cd_sort_datums(Datum *datums, size_t n, SortSupport ssup);
 #endif							/* CD_SORT_H */

@@ -223,6 +223,10 @@ cdvar_compact(CDVarSet *set)
 
 				memcpy(img, items[i].key, items[i].len);
 				items[i].datum = cd_varkey_image_datum(kt, img);
+				if (kt->has_abbrev)
+					items[i].prefix = (uint64)
+						kt->ssup_abbrev.abbrev_converter(items[i].datum,
+														 (SortSupport) &kt->ssup_abbrev);
 				apos += MAXALIGN(Max(items[i].len, 1));
 			}
 		}
@@ -230,6 +234,8 @@ cdvar_compact(CDVarSet *set)
 
 	if (bytes)
 		cd_sort_varitems_bytes(items, ntail);
+	else if (kt->has_abbrev)
+		cd_sort_varitems_abbrev(items, ntail, (SortSupport) &kt->ssup_abbrev);
 	else
 		cd_sort_varitems_ssup(items, ntail, (SortSupport) &kt->ssup);
 	CHECK_FOR_INTERRUPTS();
@@ -243,11 +249,17 @@ cdvar_compact(CDVarSet *set)
 		if (nuniq > 0)
 		{
 			CDVarItem  *prev = &items[nuniq - 1];
-			int			c = bytes ?
-				cd_compare_bytes_abbrev(prev->key, prev->len, prev->prefix,
-										items[i].key, items[i].len, items[i].prefix) :
-				ApplySortComparator(prev->datum, false, items[i].datum, false,
-									(SortSupport) &kt->ssup);
+			int			c;
+
+			if (bytes)
+				c = cd_compare_bytes_abbrev(prev->key, prev->len, prev->prefix,
+											items[i].key, items[i].len, items[i].prefix);
+			else if (kt->has_abbrev)
+				c = cd_compare_varitems_abbrev(prev, &items[i],
+											   (SortSupport) &kt->ssup_abbrev);
+			else
+				c = ApplySortComparator(prev->datum, false, items[i].datum, false,
+										(SortSupport) &kt->ssup);
 
 			if (c == 0)
 				continue;
