@@ -9,6 +9,8 @@
 #                                       packages (which test/run-all.sh covers)
 #   bash test/pgversions.sh 16          one version
 #   bash test/pgversions.sh 14 17       a list
+#   bash test/pgversions.sh --prefix 15 print a private copy of a wheel's
+#                                       install (for test/sanitize.sh)
 #
 # Where each version comes from:
 #   - the versions in CD_PG_DEBIAN (default: 15) from Debian's packages
@@ -75,11 +77,18 @@ is_debian() {
 
 usage() {
     echo "usage: bash test/pgversions.sh all | others | VERSION... (known: 13 14 15 16 17 18)" >&2
+    echo "       bash test/pgversions.sh --prefix VERSION   (print a private copy of that wheel's install)" >&2
     exit 2
 }
 
 [ $# -gt 0 ] || usage
 versions=""
+prefix_of=""
+if [ "$1" = --prefix ]; then
+    [ $# = 2 ] && wheel_spec "$2" >/dev/null || usage
+    prefix_of=$2
+    shift 2
+fi
 for a in "$@"; do
     case $a in
         all) versions="$versions $CD_PG_ALL" ;;
@@ -192,28 +201,15 @@ copy_tree() {
     fi
 }
 
-# Tests in the tree $1 to run on this cluster: those whose "-- requires:"
-# line names only features it has.  Sets run_tests and skipped_tests.
-select_tests() {
-    local f name req r ok
-    run_tests=""; skipped_tests=""
-    for f in "$1"/test/sql/*.sql; do
-        [ -e "$f" ] || continue
-        name=$(basename "$f" .sql)
-        req=$(sed -n 's/^--[[:space:]]*requires:[[:space:]]*//p' "$f" | tr ',' ' ')
-        ok=1
-        for r in $req; do
-            case $r in
-                icu) [ "$CD_HAVE_ICU" = 1 ] || ok=0 ;;
-                citext) [ "$CD_HAVE_CITEXT" = 1 ] || ok=0 ;;
-                pg14) [ "${CD_SERVER_NUM:-0}" -ge 140000 ] || ok=0 ;;
-                *) echo "warning: $f: unknown requirement '$r'" >&2 ;;
-            esac
-        done
-        if [ $ok = 1 ]; then run_tests="$run_tests $name"; else skipped_tests="$skipped_tests $name"; fi
-    done
-    run_tests=${run_tests# }; skipped_tests=${skipped_tests# }
-}
+# --prefix V: a private copy of version V's wheel install (never Debian's),
+# for scripts that need a server of their own to install into
+if [ -n "$prefix_of" ]; then
+    cache_prefix=$(wheel_prefix "$prefix_of") || exit 1
+    dest=$(mktemp -d /tmp/count_distinct-pg$prefix_of.XXXXXX) && chmod 755 "$dest" || exit 1
+    rmdir "$dest" && copy_prefix "$cache_prefix" "$dest" || exit 1
+    echo "$dest"
+    exit 0
+fi
 
 # one value from the running cluster: q PG_CONFIG QUERY
 q() {
@@ -279,15 +275,10 @@ for v in $versions; do
         if ! cd_cluster_start "$("$pgc" --bindir)" $((CD_PG_PORT_BASE + v)); then
             note="cluster start failed"; f=1
         else
-            # catalogs list ICU collations (16+: "unicode") even in builds
-            # without ICU: try to create one
-            CD_HAVE_ICU=0; CD_HAVE_CITEXT=0
-            q "$pgc" "BEGIN; CREATE COLLATION pg_temp.cd_probe (provider = icu, locale = 'und', deterministic = false); ROLLBACK" >/dev/null && CD_HAVE_ICU=1
-            [ "$(q "$pgc" "SELECT count(*) FROM pg_available_extensions WHERE name = 'citext'")" = 1 ] && CD_HAVE_CITEXT=1
-            CD_SERVER_NUM=$(q "$pgc" "SHOW server_version_num")
-            export CD_HAVE_ICU CD_HAVE_CITEXT
+            cd_probe_features
             echo "features: icu=$CD_HAVE_ICU citext=$CD_HAVE_CITEXT"
-            select_tests "$build"
+            cd_select_tests "$build"
+            run_tests=$CD_RUN_TESTS; skipped_tests=$CD_SKIPPED_TESTS
             s=$(echo $skipped_tests | wc -w)
             [ "$s" -gt 0 ] && echo "skipped (missing features): $skipped_tests"
             out=$run/installcheck-$v.out
