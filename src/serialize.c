@@ -31,6 +31,7 @@
 
 #include "catalog/pg_type.h"
 #include "libpq/pqformat.h"
+#include "port/pg_bswap.h"
 #include "utils/syscache.h"
 
 #include "serialize.h"
@@ -38,6 +39,7 @@
 #define CD_SERIAL_VERSION		1
 #define CD_SERIAL_HEADER_SIZE	16
 
+/* the keys, big-endian; the caller has made room for all of them */
 static void
 send_fixed_keys(StringInfo buf, CDSet *set, uint32 n)
 {
@@ -47,19 +49,19 @@ send_fixed_keys(StringInfo buf, CDSet *set, uint32 n)
 	{
 		case 1:
 			for (i = 0; i < n; i++)
-				pq_sendint8(buf, (uint8) cdset_get_key(set, i));
+				pq_writeint8(buf, (uint8) cdset_get_key(set, i));
 			break;
 		case 2:
 			for (i = 0; i < n; i++)
-				pq_sendint16(buf, (uint16) cdset_get_key(set, i));
+				pq_writeint16(buf, (uint16) cdset_get_key(set, i));
 			break;
 		case 4:
 			for (i = 0; i < n; i++)
-				pq_sendint32(buf, (uint32) cdset_get_key(set, i));
+				pq_writeint32(buf, (uint32) cdset_get_key(set, i));
 			break;
 		default:
 			for (i = 0; i < n; i++)
-				pq_sendint64(buf, cdset_get_key(set, i));
+				pq_writeint64(buf, cdset_get_key(set, i));
 			break;
 	}
 }
@@ -143,6 +145,7 @@ invalid_state(const char *detail)
 static CDSet *
 receive_fixed_keys(StringInfo buf, const CDKeyType *kt, uint32 n)
 {
+	const uint8 *p = (const uint8 *) buf->data + buf->cursor;
 	CDSet	   *set;
 	uint32		i;
 
@@ -150,23 +153,34 @@ receive_fixed_keys(StringInfo buf, const CDKeyType *kt, uint32 n)
 		invalid_state("The length does not match the number of keys.");
 
 	set = cdset_create_sized(kt, CurrentMemoryContext, n);
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++, p += kt->width)
 	{
 		uint64		key;
 
+		/* the length is checked above: read the big-endian keys directly */
 		switch (kt->width)
 		{
 			case 1:
-				key = (uint8) pq_getmsgbyte(buf);
+				key = p[0];
 				break;
 			case 2:
-				key = (uint16) pq_getmsgint(buf, 2);
+				key = ((uint32) p[0] << 8) | p[1];
 				break;
 			case 4:
-				key = (uint32) pq_getmsgint(buf, 4);
+				{
+					uint32		v;
+
+					memcpy(&v, p, 4);
+					key = pg_ntoh32(v);
+				}
 				break;
 			default:
-				key = (uint64) pq_getmsgint64(buf);
+				{
+					uint64		v;
+
+					memcpy(&v, p, 8);
+					key = pg_ntoh64(v);
+				}
 				break;
 		}
 		/* only keys that encoding produces (no -0.0, no second NaN, ...) */
@@ -174,6 +188,7 @@ receive_fixed_keys(StringInfo buf, const CDKeyType *kt, uint32 n)
 			invalid_state("A key is not in canonical form.");
 		cdset_put_key(set, i, key);
 	}
+	buf->cursor = buf->len;
 	if (!cdset_is_strictly_increasing(set, n))
 		invalid_state("The keys are not strictly increasing.");
 	set->nsorted = set->nall = n;
