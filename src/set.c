@@ -54,11 +54,12 @@
 typedef struct CDRunOps
 {
 	size_t		(*unique) (void *dst, const void *src, size_t n);
-	size_t		(*merge_into) (void *a, size_t na, const void *b, size_t nb);
+	size_t		(*remove_present) (const void *a, size_t na, void *b, size_t nb);
+	void		(*merge_into) (void *a, size_t na, const void *b, size_t nb);
 	bool		(*is_strictly_increasing) (const void *a, size_t n);
 } CDRunOps;
 
-#define CD_RUN_OPS(w) {cd_unique_##w, cd_merge_into_##w, cd_is_strictly_increasing_##w}
+#define CD_RUN_OPS(w) {cd_unique_##w, cd_remove_present_##w, cd_merge_into_##w, cd_is_strictly_increasing_##w}
 
 static const CDRunOps run_ops_u8 = CD_RUN_OPS(u8);
 static const CDRunOps run_ops_u16 = CD_RUN_OPS(u16);
@@ -214,7 +215,8 @@ cdset_compact(CDSet *set)
 	else
 	{
 		ntail = ops->unique(scratch, sorted, ntail);
-		ntail = ops->merge_into(keys, nsorted, scratch, ntail);
+		ntail = ops->remove_present(keys, nsorted, scratch, ntail);
+		ops->merge_into(keys, nsorted, scratch, ntail);
 	}
 
 	set->nsorted = set->nall = nsorted + ntail;
@@ -283,12 +285,15 @@ cdset_union(CDSet *dst, CDSet *src, CDAlloc *alloc)
 	scratch = MemoryContextAllocExtended(CurrentMemoryContext,
 										 n * width, MCXT_ALLOC_HUGE);
 	memcpy(scratch, src->keys, n * width);
-	/* room for all of src (the keys dst has already are not added) */
-	if ((Size) dst->capacity - dst->nsorted < n)
-		dst = cdset_resize(dst, (Size) dst->nsorted + n, alloc);
-	n = ops->merge_into(dst->keys, dst->nsorted, scratch, n);
-	dst->nsorted += n;
-	dst->nall = dst->nsorted;
+	n = ops->remove_present(dst->keys, dst->nsorted, scratch, n);
+	if (n > 0)
+	{
+		if ((Size) dst->capacity - dst->nsorted < n)
+			dst = cdset_resize(dst, (Size) dst->nsorted + n, alloc);
+		ops->merge_into(dst->keys, dst->nsorted, scratch, n);
+		dst->nsorted += n;
+		dst->nall = dst->nsorted;
+	}
 	pfree(scratch);
 	return dst;
 }
