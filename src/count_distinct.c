@@ -87,10 +87,8 @@ fn_cache(FunctionCallInfo fcinfo)
 Datum
 count_distinct_append(PG_FUNCTION_ARGS)
 {
-	MemoryContext aggcontext = aggregate_context(fcinfo, "count_distinct_append");
 	CDSet	   *set = state_arg(fcinfo, 0);
-	CDFnCache  *cache;
-	CDAlloc    *alloc;
+	CDAlloc    *alloc = NULL;
 
 	if (PG_ARGISNULL(1))
 	{
@@ -99,16 +97,22 @@ count_distinct_append(PG_FUNCTION_ARGS)
 		PG_RETURN_POINTER(set);
 	}
 
-	cache = fn_cache(fcinfo);
-	alloc = cd_alloc_get(fcinfo, aggcontext, &cache->hash_alloc,
-						 &cache->local_alloc);
-	if (set == NULL)
+	/* the contexts matter only for a new set or a full one (once a batch) */
+	if (set == NULL || cdset_needs_alloc(set))
 	{
-		if (cache->kt == NULL)
-			cd_keytype_cached(&cache->kt, fcinfo->flinfo->fn_mcxt,
-							  get_fn_expr_argtype(fcinfo->flinfo, 1),
-							  PG_GET_COLLATION());
-		set = cdset_create(cache->kt, alloc);
+		MemoryContext aggcontext = aggregate_context(fcinfo, "count_distinct_append");
+		CDFnCache  *cache = fn_cache(fcinfo);
+
+		alloc = cd_alloc_get(fcinfo, aggcontext, &cache->hash_alloc,
+							 &cache->local_alloc);
+		if (set == NULL)
+		{
+			if (cache->kt == NULL)
+				cd_keytype_cached(&cache->kt, fcinfo->flinfo->fn_mcxt,
+								  get_fn_expr_argtype(fcinfo->flinfo, 1),
+								  PG_GET_COLLATION());
+			set = cdset_create(cache->kt, alloc);
+		}
 	}
 
 	set = cdset_add_value(set, PG_GETARG_DATUM(1), alloc);

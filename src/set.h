@@ -127,7 +127,20 @@ cdset_add(CDSet *set, uint64 key, CDAlloc *alloc)
 	return set;
 }
 
-/* Add one non-NULL value (may move the set: use the result). */
+/*
+ * Does adding a value to set need an allocator?  Only a full fixed-width set
+ * grows through one (variable-size sets grow their own data).
+ */
+static inline bool
+cdset_needs_alloc(const CDSet *set)
+{
+	return set->width > 0 && set->nall >= set->capacity;
+}
+
+/*
+ * Add one non-NULL value (may move the set: use the result).  alloc may be
+ * NULL unless cdset_needs_alloc(set).
+ */
 static inline CDSet *
 cdset_add_value(CDSet *set, Datum value, CDAlloc *alloc)
 {
