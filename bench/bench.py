@@ -666,10 +666,12 @@ def profile(pg, psql, tname, shape, sh, outdir, seconds=20):
     loop = "".join(f"SET {k} = {v};\n" for k, v in settings.items())
     loop += "SET application_name = 'cd_bench_profile';\n"
     loop += (f"SELECT sum(c) FROM ({sql}) s;\n") * 1000
-    p = subprocess.Popen([psql, "-X", "-q", "-A", "-t"], stdin=subprocess.PIPE,
+    script = os.path.join(outdir, f".profile_{tname}_{shape}.sql")
+    with open(script, "w") as f:
+        f.write(loop)
+    # from a file, not a pipe: a pipe's buffer holds only part of the script
+    p = subprocess.Popen([psql, "-X", "-q", "-A", "-t", "-f", script],
                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    p.stdin.write(loop)
-    p.stdin.close()
     pid = None
     for _ in range(100):
         pid = pg.value("SELECT pid FROM pg_stat_activity WHERE application_name = 'cd_bench_profile' "
@@ -681,6 +683,7 @@ def profile(pg, psql, tname, shape, sh, outdir, seconds=20):
         time.sleep(0.1)
     if not pid:
         p.kill()
+        os.unlink(script)
         log(f"    profile: backend not found ({p.stderr.read() if p.poll() is not None else 'psql running'})")
         return None
     base = os.path.join(outdir, f"perf_{tname}_{shape}")
@@ -696,6 +699,7 @@ def profile(pg, psql, tname, shape, sh, outdir, seconds=20):
     p.kill()
     p.wait()
     pg.run(f"SELECT pg_terminate_backend({pid})", check=False)
+    os.unlink(script)
     if st is not None:
         with open(base + ".txt", "w") as f:
             f.write("perf record failed:\n" + rec.stderr + "\nperf stat:\n" + st.stderr)
