@@ -44,10 +44,17 @@ cd_lc_collate_is_c(Oid collation)
 
 #define CD_ALLOC_CHUNK_LIMIT	8192
 
-/* a Generation context for sets: 14 takes one block size, 15+ a range */
+/*
+ * A Generation context for sets (alloc.h): 14 takes one block size, 15+ a
+ * range.  Blocks of at most 64 kB: chunks above 8 kB then get blocks of
+ * their own, freed as soon as the set grows out of them.  With 1 MB blocks,
+ * groups that arrive one after another (clustered input) left each group's
+ * last chunk pinning a block full of its dead predecessors: 100 groups of
+ * 2500 int8 took 9.5x the data, now 1.06x.
+ */
 #if PG_VERSION_NUM >= 150000
 #define CD_GENERATION_CONTEXT_CREATE(parent, name) \
-	GenerationContextCreate((parent), (name), 0, 8 * 1024, 1024 * 1024)
+	GenerationContextCreate((parent), (name), 0, 8 * 1024, 64 * 1024)
 #else
 #define CD_GENERATION_CONTEXT_CREATE(parent, name) \
 	GenerationContextCreate((parent), (name), 64 * 1024)
