@@ -334,20 +334,14 @@ cd_varkey_output_datum(const CDKeyType *kt, const char *key, Size len)
 	return fetch_att(copy, kt->typbyval, kt->typlen);
 }
 
-void
-cd_varkey_validate(const CDKeyType *kt, const char *key, Size len)
+bool
+cd_varkey_is_valid(const CDKeyType *kt, const char *key, Size len)
 {
 	if (kt->typlen > 0 && len != (Size) kt->typlen)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
-				 errmsg("invalid count_distinct state"),
-				 errdetail_internal("A value has the wrong length for type %s.",
-									format_type_be(kt->typid))));
+		return false;
 	if (len > MaxAllocSize - VARHDRSZ)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
-				 errmsg("invalid count_distinct state"),
-				 errdetail_internal("A value is too long.")));
+		return false;
 	if (kt->basetypid == TEXTOID || kt->basetypid == VARCHAROID)
-		(void) pg_verify_mbstr(GetDatabaseEncoding(), key, (int) len, false);
+		return pg_verify_mbstr(GetDatabaseEncoding(), key, (int) len, true);
+	return true;
 }

@@ -188,7 +188,10 @@ cd_varkey_compare_bytes(const char *a, Size alen, const char *b, Size blen)
 	return (alen > blen) - (alen < blen);
 }
 
-/* ERROR unless key (len bytes, from untrusted input) is valid for kt */
-extern void cd_varkey_validate(const CDKeyType *kt, const char *key, Size len);
+/*
+ * Is key (len bytes of a CD_KEY_BYTES key, from untrusted input) one that
+ * a value of kt could give: the right length, valid text encoding?
+ */
+extern bool cd_varkey_is_valid(const CDKeyType *kt, const char *key, Size len);
 
 #endif							/* CD_KEY_H */

@@ -219,7 +219,8 @@ receive_var_keys(StringInfo buf, const CDKeyType *kt, uint32 n)
 
 		if (kt->encoding == CD_KEY_BYTES)
 		{
-			cd_varkey_validate(kt, bytes, len);
+			if (!cd_varkey_is_valid(kt, bytes, len))
+				invalid_state("A value is not valid for its type.");
 			cdvar_add_key(set, bytes, len);
 		}
 		else
