@@ -1,4 +1,4 @@
-/* count_distinct 4.0.0 */
+/* count_distinct 4.1.0 */
 
 -- complain if script is sourced in psql, rather than via CREATE EXTENSION
 \echo Use "CREATE EXTENSION count_distinct" to load this file. \quit
