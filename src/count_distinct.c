@@ -20,6 +20,7 @@
 #include "alloc.h"
 #include "compat.h"
 #include "key.h"
+#include "moving.h"
 #include "serialize.h"
 #include "set.h"
 
@@ -290,6 +291,235 @@ array_agg_distinct_final(PG_FUNCTION_ARGS)
 
 	values = cdset_output_datums(set, &n);
 
+	PG_RETURN_ARRAYTYPE_P(construct_array(values, (int) n, rt->elemtype,
+										  rt->typlen, rt->typbyval,
+										  rt->typalign));
+}
+
+
+/* ------------------------------------------------------------------------
+ * Moving-aggregate mode: window frames (moving.h)
+ *
+ * The plain final functions compact the set, so they are declared
+ * SHAREABLE, and PostgreSQL then runs every window frame, moving or
+ * not, with these functions, whose final functions only read.  The state is
+ * never NULL once created (a NULL result of the inverse function means
+ * "start over"); it learns its key type from the first non-NULL value.
+ * ------------------------------------------------------------------------
+ */
+PG_FUNCTION_INFO_V1(count_distinct_moving_append);
+PG_FUNCTION_INFO_V1(count_distinct_moving_remove);
+PG_FUNCTION_INFO_V1(count_distinct_elements_moving_append);
+PG_FUNCTION_INFO_V1(count_distinct_elements_moving_remove);
+PG_FUNCTION_INFO_V1(count_distinct_moving_final);
+PG_FUNCTION_INFO_V1(array_agg_distinct_moving_final);
+
+/* What the moving-aggregate functions cache per query, in fn_extra. */
+typedef struct CDMovingFnCache
+{
+	const CDKeyType *kt;		/* the values' key type */
+	bool		have_result_type;
+	ArrayResultType rt;			/* array_agg_distinct_moving_final's result */
+} CDMovingFnCache;
+
+static CDMovingFnCache *
+moving_fn_cache(FunctionCallInfo fcinfo)
+{
+	if (fcinfo->flinfo->fn_extra == NULL)
+		fcinfo->flinfo->fn_extra =
+			MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt,
+								   sizeof(CDMovingFnCache));
+	return (CDMovingFnCache *) fcinfo->flinfo->fn_extra;
+}
+
+/* The state argument, or a new, empty state in the aggregate context. */
+static CDMoving *
+moving_state(FunctionCallInfo fcinfo, const char *funcname)
+{
+	MemoryContext aggcontext;
+
+	if (!PG_ARGISNULL(0))
+		return (CDMoving *) PG_GETARG_POINTER(0);
+	aggcontext = aggregate_context(fcinfo, funcname);
+	return cdmov_create(NULL, aggcontext);
+}
+
+/* Set the key type of a state that has none yet, for values of typid. */
+static void
+moving_set_keytype(FunctionCallInfo fcinfo, CDMoving *m, Oid typid)
+{
+	CDMovingFnCache *cache = moving_fn_cache(fcinfo);
+
+	if (cache->kt == NULL)
+		cd_keytype_cached(&cache->kt, fcinfo->flinfo->fn_mcxt, typid,
+						  PG_GET_COLLATION());
+	m->kt = cache->kt;
+}
+
+/*
+ * count_distinct_moving_append(state internal, value anyelement) -> internal
+ */
+Datum
+count_distinct_moving_append(PG_FUNCTION_ARGS)
+{
+	CDMoving   *m = moving_state(fcinfo, "count_distinct_moving_append");
+
+	if (!PG_ARGISNULL(1))
+	{
+		if (m->kt == NULL)
+			moving_set_keytype(fcinfo, m,
+							   get_fn_expr_argtype(fcinfo->flinfo, 1));
+		cdmov_add(m, PG_GETARG_DATUM(1));
+	}
+	PG_RETURN_POINTER(m);
+}
+
+/*
+ * count_distinct_moving_remove(state internal, value anyelement) -> internal
+ *
+ * NULL (PostgreSQL then restarts the frame's aggregation) if the value was
+ * never added, which only a volatile argument can bring about.
+ */
+Datum
+count_distinct_moving_remove(PG_FUNCTION_ARGS)
+{
+	CDMoving   *m;
+
+	(void) aggregate_context(fcinfo, "count_distinct_moving_remove");
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	m = (CDMoving *) PG_GETARG_POINTER(0);
+	if (PG_ARGISNULL(1))
+		PG_RETURN_POINTER(m);
+	if (m->kt == NULL || !cdmov_remove(m, PG_GETARG_DATUM(1)))
+		PG_RETURN_NULL();
+	PG_RETURN_POINTER(m);
+}
+
+/*
+ * count_distinct_elements_moving_append(state internal, values anyarray)
+ *	-> internal
+ */
+Datum
+count_distinct_elements_moving_append(PG_FUNCTION_ARGS)
+{
+	CDMoving   *m = moving_state(fcinfo, "count_distinct_elements_moving_append");
+	AnyArrayType *array;
+	const CDKeyType *kt;
+	array_iter	iter;
+	int			nitems;
+	int			i;
+
+	if (PG_ARGISNULL(1))
+		PG_RETURN_POINTER(m);
+	array = PG_GETARG_ANY_ARRAY_P(1);
+	nitems = ArrayGetNItems(AARR_NDIM(array), AARR_DIMS(array));
+	if (nitems == 0)
+		PG_RETURN_POINTER(m);
+	if (m->kt == NULL)
+		moving_set_keytype(fcinfo, m, AARR_ELEMTYPE(array));
+	kt = m->kt;
+
+	array_iter_setup(&iter, array);
+	for (i = 0; i < nitems; i++)
+	{
+		bool		isnull;
+		Datum		value = array_iter_next(&iter, &isnull, i, kt->typlen,
+											kt->typbyval, kt->typalign);
+
+		if (!isnull)
+			cdmov_add(m, value);
+	}
+	PG_RETURN_POINTER(m);
+}
+
+/*
+ * count_distinct_elements_moving_remove(state internal, values anyarray)
+ *	-> internal
+ */
+Datum
+count_distinct_elements_moving_remove(PG_FUNCTION_ARGS)
+{
+	CDMoving   *m;
+	AnyArrayType *array;
+	const CDKeyType *kt;
+	array_iter	iter;
+	int			nitems;
+	int			i;
+
+	(void) aggregate_context(fcinfo, "count_distinct_elements_moving_remove");
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	m = (CDMoving *) PG_GETARG_POINTER(0);
+	if (PG_ARGISNULL(1))
+		PG_RETURN_POINTER(m);
+	array = PG_GETARG_ANY_ARRAY_P(1);
+	nitems = ArrayGetNItems(AARR_NDIM(array), AARR_DIMS(array));
+	if (nitems == 0)
+		PG_RETURN_POINTER(m);
+	kt = m->kt;
+	if (kt == NULL)
+		PG_RETURN_NULL();
+
+	array_iter_setup(&iter, array);
+	for (i = 0; i < nitems; i++)
+	{
+		bool		isnull;
+		Datum		value = array_iter_next(&iter, &isnull, i, kt->typlen,
+											kt->typbyval, kt->typalign);
+
+		if (!isnull && !cdmov_remove(m, value))
+			PG_RETURN_NULL();
+	}
+	PG_RETURN_POINTER(m);
+}
+
+/*
+ * count_distinct_moving_final(state internal) -> bigint
+ */
+Datum
+count_distinct_moving_final(PG_FUNCTION_ARGS)
+{
+	(void) aggregate_context(fcinfo, "count_distinct_moving_final");
+	if (PG_ARGISNULL(0))
+		PG_RETURN_INT64(0);
+	PG_RETURN_INT64((int64) cdmov_count((CDMoving *) PG_GETARG_POINTER(0)));
+}
+
+/*
+ * array_agg_distinct_moving_final(state internal, anynonarray) -> anyarray
+ * array_agg_distinct_elements_moving_final(state internal, anyarray)
+ *	-> anyarray
+ *
+ * The frame's distinct values in ascending btree order; '{}' for none.
+ */
+Datum
+array_agg_distinct_moving_final(PG_FUNCTION_ARGS)
+{
+	CDMovingFnCache *cache = moving_fn_cache(fcinfo);
+	ArrayResultType *rt = &cache->rt;
+	CDMoving   *m;
+	Datum	   *values;
+	uint32		n;
+
+	(void) aggregate_context(fcinfo, "array_agg_distinct_moving_final");
+
+	if (!cache->have_result_type)
+	{
+		Oid			elemtype = get_element_type(get_fn_expr_rettype(fcinfo->flinfo));
+
+		if (!OidIsValid(elemtype))
+			elog(ERROR, "array_agg_distinct_moving_final: could not determine the result element type");
+		rt->elemtype = elemtype;
+		get_typlenbyvalalign(elemtype, &rt->typlen, &rt->typbyval, &rt->typalign);
+		cache->have_result_type = true;
+	}
+
+	m = PG_ARGISNULL(0) ? NULL : (CDMoving *) PG_GETARG_POINTER(0);
+	if (m == NULL || cdmov_count(m) == 0)
+		PG_RETURN_ARRAYTYPE_P(construct_empty_array(rt->elemtype));
+
+	values = cdmov_output_datums(m, &n);
 	PG_RETURN_ARRAYTYPE_P(construct_array(values, (int) n, rt->elemtype,
 										  rt->typlen, rt->typbyval,
 										  rt->typalign));
