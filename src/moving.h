@@ -27,7 +27,7 @@
 
 typedef struct CDMoving
 {
-	const CDKeyType *kt;		/* key type: a per-query cache entry */
+	const CDKeyType *kt;		/* key type (registry.h); NULL until the first value */
 	MemoryContext mcxt;			/* the aggregate context: nodes and keys */
 	RBTree	   *tree;
 	uint64		ndistinct;		/* values in the tree */
