@@ -35,7 +35,7 @@ args=("$@")
 want_profile=0
 for x in "$@"; do
     case "$x" in --profile|--profile=*) want_profile=1 ;; -h|--help)
-        sed -n '2,24p' "$0"; exit 0 ;; esac
+        sed -n '2,26p' "$0"; exit 0 ;; esac
 done
 
 as_root_apt() {
