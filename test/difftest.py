@@ -681,8 +681,9 @@ def gen_window(rng, case):
                       "array_agg(id)%s OVER w AS ids%d" % (f, i)]
             laterals.append(
                 "LATERAL (SELECT count(DISTINCT z) AS n%d, coalesce(array_agg(DISTINCT z ORDER BY z) "
-                "FILTER (WHERE z IS NOT NULL), '{}')::%s AS na%d FROM %s AS t2, unnest(t2.%s) AS z "
-                "WHERE t2.id = ANY (s.ids%d)) AS l%d" % (i, c.base_array, i, case.table, c.name, i, i))
+                "FILTER (WHERE z IS NOT NULL), '{}')::%s AS na%d FROM unnest(s.ids%d) AS f(id) "
+                "JOIN %s AS t2 USING (id), unnest(t2.%s) AS z) AS l%d"
+                % (i, c.base_array, i, i, case.table, c.name, i))
         else:
             continue
         outer_conds += ["s.e%d IS DISTINCT FROM l%d.n%d" % (i, i, i),
