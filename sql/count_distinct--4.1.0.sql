@@ -86,9 +86,12 @@ CREATE FUNCTION array_agg_distinct_elements_moving_final(internal, anyarray)
     LANGUAGE C IMMUTABLE PARALLEL SAFE;
 
 /*
- * SSPACE: a new group's state is one 64-byte chunk (header and the first
- * few keys) plus the allocator's chunk header; groups that grow are handled
- * by spilling hash aggregation.
+ * SSPACE: a new group's state, measured under hash aggregation (PostgreSQL
+ * 15): 64 bytes for fixed-width keys (one header-free slot), 176 bytes for
+ * variable-size keys (the set's header and its first data chunk, with
+ * their chunk headers).  The polymorphic aggregates declare the larger:
+ * the typed overloads cover the fixed-width types.  Groups that grow are
+ * handled by spilling hash aggregation.
  *
  * FINALFUNC_MODIFY = SHAREABLE: the final functions compact the set
  * (same values, another layout), which other final functions sharing the
@@ -101,7 +104,7 @@ CREATE FUNCTION array_agg_distinct_elements_moving_final(internal, anyarray)
 CREATE AGGREGATE count_distinct(anyelement) (
     SFUNC = count_distinct_append,
     STYPE = internal,
-    SSPACE = 80,
+    SSPACE = 176,
     FINALFUNC = count_distinct_final,
     FINALFUNC_MODIFY = SHAREABLE,
     COMBINEFUNC = count_distinct_combine,
@@ -119,7 +122,7 @@ CREATE AGGREGATE count_distinct(anyelement) (
 CREATE AGGREGATE count_distinct_elements(anyarray) (
     SFUNC = count_distinct_elements_append,
     STYPE = internal,
-    SSPACE = 80,
+    SSPACE = 176,
     FINALFUNC = count_distinct_final,
     FINALFUNC_MODIFY = SHAREABLE,
     COMBINEFUNC = count_distinct_combine,
@@ -137,7 +140,7 @@ CREATE AGGREGATE count_distinct_elements(anyarray) (
 CREATE AGGREGATE array_agg_distinct(anynonarray) (
     SFUNC = count_distinct_append,
     STYPE = internal,
-    SSPACE = 80,
+    SSPACE = 176,
     FINALFUNC = array_agg_distinct_type_final,
     FINALFUNC_EXTRA,
     FINALFUNC_MODIFY = SHAREABLE,
@@ -157,7 +160,7 @@ CREATE AGGREGATE array_agg_distinct(anynonarray) (
 CREATE AGGREGATE array_agg_distinct_elements(anyarray) (
     SFUNC = count_distinct_elements_append,
     STYPE = internal,
-    SSPACE = 80,
+    SSPACE = 176,
     FINALFUNC = array_agg_distinct_elements_final,
     FINALFUNC_EXTRA,
     FINALFUNC_MODIFY = SHAREABLE,

@@ -320,9 +320,19 @@ cd_varkey_output_datum(const CDKeyType *kt, const char *key, Size len)
 			char		bytes[sizeof(Datum)];
 		}			u;
 
-		Assert(len <= sizeof(Datum));
+		Assert(len == (Size) kt->typlen && len <= sizeof(Datum));
 		memcpy(u.bytes, key, len);
-		return fetch_att(u.bytes, true, kt->typlen);
+		switch (kt->typlen)
+		{
+			case 1:
+				return CharGetDatum(*(char *) u.bytes);
+			case 2:
+				return Int16GetDatum(*(int16 *) u.bytes);
+			case 4:
+				return Int32GetDatum(*(int32 *) u.bytes);
+			default:
+				return u.align;
+		}
 	}
 	/* the image itself (uuid bytes, or a comparator key), aligned */
 	copy = palloc(len);
