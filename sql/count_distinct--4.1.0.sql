@@ -47,21 +47,75 @@ CREATE FUNCTION array_agg_distinct_elements_final(internal, anyarray)
     LANGUAGE C IMMUTABLE PARALLEL SAFE;
 
 /*
+ * moving-aggregate mode (window frames): add / remove one row, and final
+ * functions that only read the state
+ */
+CREATE FUNCTION count_distinct_moving_append(internal, anyelement)
+    RETURNS internal
+    AS 'MODULE_PATHNAME', 'count_distinct_moving_append'
+    LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION count_distinct_moving_remove(internal, anyelement)
+    RETURNS internal
+    AS 'MODULE_PATHNAME', 'count_distinct_moving_remove'
+    LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION count_distinct_elements_moving_append(internal, anyarray)
+    RETURNS internal
+    AS 'MODULE_PATHNAME', 'count_distinct_elements_moving_append'
+    LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION count_distinct_elements_moving_remove(internal, anyarray)
+    RETURNS internal
+    AS 'MODULE_PATHNAME', 'count_distinct_elements_moving_remove'
+    LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION count_distinct_moving_final(internal)
+    RETURNS bigint
+    AS 'MODULE_PATHNAME', 'count_distinct_moving_final'
+    LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION array_agg_distinct_type_moving_final(internal, anynonarray)
+    RETURNS anyarray
+    AS 'MODULE_PATHNAME', 'array_agg_distinct_moving_final'
+    LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION array_agg_distinct_elements_moving_final(internal, anyarray)
+    RETURNS anyarray
+    AS 'MODULE_PATHNAME', 'array_agg_distinct_moving_final'
+    LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+/*
  * SSPACE: a new group's state, measured under hash aggregation (PostgreSQL
  * 15): 64 bytes for fixed-width keys (one header-free slot), 176 bytes for
  * variable-size keys (the set's header and its first data chunk, with
  * their chunk headers).  The polymorphic aggregates declare the larger:
  * the typed overloads cover the fixed-width types.  Groups that grow are
  * handled by spilling hash aggregation.
+ *
+ * FINALFUNC_MODIFY = SHAREABLE: the final functions compact the set
+ * (same values, another layout), which other final functions sharing the
+ * state may still read.  A window function needs a READ_ONLY final
+ * function, so PostgreSQL runs every window frame in moving-aggregate mode
+ * (MSFUNC, MINVFUNC, MFINALFUNC: a state that counts each value's rows, so
+ * rows can leave the frame), running frames included.  MSSPACE: the state
+ * and its tree, before any value.
  */
 CREATE AGGREGATE count_distinct(anyelement) (
     SFUNC = count_distinct_append,
     STYPE = internal,
     SSPACE = 176,
     FINALFUNC = count_distinct_final,
+    FINALFUNC_MODIFY = SHAREABLE,
     COMBINEFUNC = count_distinct_combine,
     SERIALFUNC = count_distinct_serial,
     DESERIALFUNC = count_distinct_deserial,
+    MSFUNC = count_distinct_moving_append,
+    MINVFUNC = count_distinct_moving_remove,
+    MSTYPE = internal,
+    MSSPACE = 128,
+    MFINALFUNC = count_distinct_moving_final,
+    MFINALFUNC_MODIFY = READ_ONLY,
     PARALLEL = SAFE
 );
 
@@ -70,9 +124,16 @@ CREATE AGGREGATE count_distinct_elements(anyarray) (
     STYPE = internal,
     SSPACE = 176,
     FINALFUNC = count_distinct_final,
+    FINALFUNC_MODIFY = SHAREABLE,
     COMBINEFUNC = count_distinct_combine,
     SERIALFUNC = count_distinct_serial,
     DESERIALFUNC = count_distinct_deserial,
+    MSFUNC = count_distinct_elements_moving_append,
+    MINVFUNC = count_distinct_elements_moving_remove,
+    MSTYPE = internal,
+    MSSPACE = 128,
+    MFINALFUNC = count_distinct_moving_final,
+    MFINALFUNC_MODIFY = READ_ONLY,
     PARALLEL = SAFE
 );
 
@@ -82,9 +143,17 @@ CREATE AGGREGATE array_agg_distinct(anynonarray) (
     SSPACE = 176,
     FINALFUNC = array_agg_distinct_type_final,
     FINALFUNC_EXTRA,
+    FINALFUNC_MODIFY = SHAREABLE,
     COMBINEFUNC = count_distinct_combine,
     SERIALFUNC = count_distinct_serial,
     DESERIALFUNC = count_distinct_deserial,
+    MSFUNC = count_distinct_moving_append,
+    MINVFUNC = count_distinct_moving_remove,
+    MSTYPE = internal,
+    MSSPACE = 128,
+    MFINALFUNC = array_agg_distinct_type_moving_final,
+    MFINALFUNC_EXTRA,
+    MFINALFUNC_MODIFY = READ_ONLY,
     PARALLEL = SAFE
 );
 
@@ -94,8 +163,16 @@ CREATE AGGREGATE array_agg_distinct_elements(anyarray) (
     SSPACE = 176,
     FINALFUNC = array_agg_distinct_elements_final,
     FINALFUNC_EXTRA,
+    FINALFUNC_MODIFY = SHAREABLE,
     COMBINEFUNC = count_distinct_combine,
     SERIALFUNC = count_distinct_serial,
     DESERIALFUNC = count_distinct_deserial,
+    MSFUNC = count_distinct_elements_moving_append,
+    MINVFUNC = count_distinct_elements_moving_remove,
+    MSTYPE = internal,
+    MSSPACE = 128,
+    MFINALFUNC = array_agg_distinct_elements_moving_final,
+    MFINALFUNC_EXTRA,
+    MFINALFUNC_MODIFY = READ_ONLY,
     PARALLEL = SAFE
 );
