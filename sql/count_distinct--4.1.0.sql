@@ -1,49 +1,61 @@
 /* count_distinct 4.1.0 */
 
+/*
+ * The update scripts (count_distinct--OLD--4.1.0.sql) are built from this
+ * file (see sql/update/): every object here is created with CREATE OR
+ * REPLACE, so that the same statements also bring an existing catalog of an
+ * older version up to this one.
+ */
+
 -- complain if script is sourced in psql, rather than via CREATE EXTENSION
 \echo Use "CREATE EXTENSION count_distinct" to load this file. \quit
 
 /* transition functions: add one value / all elements of one array */
-CREATE FUNCTION count_distinct_append(internal, anyelement)
+CREATE OR REPLACE FUNCTION count_distinct_append(internal, anyelement)
     RETURNS internal
     AS 'MODULE_PATHNAME', 'count_distinct_append'
     LANGUAGE C IMMUTABLE PARALLEL SAFE;
 
-CREATE FUNCTION count_distinct_elements_append(internal, anyarray)
+CREATE OR REPLACE FUNCTION count_distinct_elements_append(internal, anyarray)
     RETURNS internal
     AS 'MODULE_PATHNAME', 'count_distinct_elements_append'
     LANGUAGE C IMMUTABLE PARALLEL SAFE;
 
 /* combine, serialize, deserialize: shared by all four aggregates */
-CREATE FUNCTION count_distinct_combine(internal, internal)
+CREATE OR REPLACE FUNCTION count_distinct_combine(internal, internal)
     RETURNS internal
     AS 'MODULE_PATHNAME', 'count_distinct_combine'
     LANGUAGE C IMMUTABLE PARALLEL SAFE;
 
-CREATE FUNCTION count_distinct_serial(internal)
+CREATE OR REPLACE FUNCTION count_distinct_serial(internal)
     RETURNS bytea
     AS 'MODULE_PATHNAME', 'count_distinct_serial'
     LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
-CREATE FUNCTION count_distinct_deserial(bytea, internal)
+CREATE OR REPLACE FUNCTION count_distinct_deserial(bytea, internal)
     RETURNS internal
     AS 'MODULE_PATHNAME', 'count_distinct_deserial'
     LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
 /* final functions */
-CREATE FUNCTION count_distinct_final(internal)
+CREATE OR REPLACE FUNCTION count_distinct_final(internal)
     RETURNS bigint
     AS 'MODULE_PATHNAME', 'count_distinct_final'
     LANGUAGE C IMMUTABLE PARALLEL SAFE;
 
-CREATE FUNCTION array_agg_distinct_type_final(internal, anynonarray)
+CREATE OR REPLACE FUNCTION array_agg_distinct_type_final(internal, anynonarray)
     RETURNS anyarray
     AS 'MODULE_PATHNAME', 'array_agg_distinct_final'
     LANGUAGE C IMMUTABLE PARALLEL SAFE;
 
-CREATE FUNCTION array_agg_distinct_elements_final(internal, anyarray)
+CREATE OR REPLACE FUNCTION array_agg_distinct_elements_final(internal, anyarray)
     RETURNS anyarray
     AS 'MODULE_PATHNAME', 'array_agg_distinct_final'
+    LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION array_agg_distinct_array_final(internal, anyarray)
+    RETURNS anyarray
+    AS 'MODULE_PATHNAME', 'array_agg_distinct_array_final'
     LANGUAGE C IMMUTABLE PARALLEL SAFE;
 
 /*
@@ -51,7 +63,7 @@ CREATE FUNCTION array_agg_distinct_elements_final(internal, anyarray)
  * few keys) plus the allocator's chunk header; groups that grow are handled
  * by spilling hash aggregation.
  */
-CREATE AGGREGATE count_distinct(anyelement) (
+CREATE OR REPLACE AGGREGATE count_distinct(anyelement) (
     SFUNC = count_distinct_append,
     STYPE = internal,
     SSPACE = 80,
@@ -62,7 +74,7 @@ CREATE AGGREGATE count_distinct(anyelement) (
     PARALLEL = SAFE
 );
 
-CREATE AGGREGATE count_distinct_elements(anyarray) (
+CREATE OR REPLACE AGGREGATE count_distinct_elements(anyarray) (
     SFUNC = count_distinct_elements_append,
     STYPE = internal,
     SSPACE = 80,
@@ -73,7 +85,7 @@ CREATE AGGREGATE count_distinct_elements(anyarray) (
     PARALLEL = SAFE
 );
 
-CREATE AGGREGATE array_agg_distinct(anynonarray) (
+CREATE OR REPLACE AGGREGATE array_agg_distinct(anynonarray) (
     SFUNC = count_distinct_append,
     STYPE = internal,
     SSPACE = 80,
@@ -85,11 +97,24 @@ CREATE AGGREGATE array_agg_distinct(anynonarray) (
     PARALLEL = SAFE
 );
 
-CREATE AGGREGATE array_agg_distinct_elements(anyarray) (
+CREATE OR REPLACE AGGREGATE array_agg_distinct_elements(anyarray) (
     SFUNC = count_distinct_elements_append,
     STYPE = internal,
     SSPACE = 80,
     FINALFUNC = array_agg_distinct_elements_final,
+    FINALFUNC_EXTRA,
+    COMBINEFUNC = count_distinct_combine,
+    SERIALFUNC = count_distinct_serial,
+    DESERIALFUNC = count_distinct_deserial,
+    PARALLEL = SAFE
+);
+
+/* arrays of arrays: like native array_agg(anyarray), one more dimension */
+CREATE OR REPLACE AGGREGATE array_agg_distinct(anyarray) (
+    SFUNC = count_distinct_append,
+    STYPE = internal,
+    SSPACE = 80,
+    FINALFUNC = array_agg_distinct_array_final,
     FINALFUNC_EXTRA,
     COMBINEFUNC = count_distinct_combine,
     SERIALFUNC = count_distinct_serial,

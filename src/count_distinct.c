@@ -32,6 +32,7 @@ PG_FUNCTION_INFO_V1(count_distinct_serial);
 PG_FUNCTION_INFO_V1(count_distinct_deserial);
 PG_FUNCTION_INFO_V1(count_distinct_final);
 PG_FUNCTION_INFO_V1(array_agg_distinct_final);
+PG_FUNCTION_INFO_V1(array_agg_distinct_array_final);
 
 /* The aggregate's memory context; ERROR when not called as an aggregate. */
 static MemoryContext
@@ -293,4 +294,42 @@ array_agg_distinct_final(PG_FUNCTION_ARGS)
 	PG_RETURN_ARRAYTYPE_P(construct_array(values, (int) n, rt->elemtype,
 										  rt->typlen, rt->typbyval,
 										  rt->typalign));
+}
+
+/*
+ * array_agg_distinct_array_final(state internal, anyarray) -> anyarray
+ *
+ * The final function of array_agg_distinct(anyarray): the distinct arrays in
+ * ascending btree order, stacked into an array of one more dimension, as
+ * native array_agg(DISTINCT a ORDER BY a) builds it (with its errors for
+ * empty arrays and arrays of different dimensions); '{}' for no arrays.
+ */
+Datum
+array_agg_distinct_array_final(PG_FUNCTION_ARGS)
+{
+	Oid			arraytype;
+	Oid			elemtype;
+	CDSet	   *set;
+	Datum	   *values;
+	uint32		n;
+	uint32		i;
+	ArrayBuildStateArr *astate;
+
+	(void) aggregate_context(fcinfo, "array_agg_distinct_array_final");
+
+	arraytype = get_fn_expr_rettype(fcinfo->flinfo);
+	elemtype = get_element_type(arraytype);
+	if (!OidIsValid(elemtype))
+		elog(ERROR, "array_agg_distinct_array_final: could not determine the result type");
+
+	set = state_arg(fcinfo, 0);
+	if (set == NULL)
+		PG_RETURN_ARRAYTYPE_P(construct_empty_array(elemtype));
+
+	values = cdset_output_datums(set, &n);
+	astate = initArrayResultArr(arraytype, elemtype, CurrentMemoryContext, false);
+	for (i = 0; i < n; i++)
+		astate = accumArrayResultArr(astate, values[i], false, arraytype,
+									 CurrentMemoryContext);
+	PG_RETURN_DATUM(makeArrayResultArr(astate, CurrentMemoryContext, false));
 }
