@@ -365,12 +365,37 @@ array_agg_distinct_final(PG_FUNCTION_ARGS)
 }
 
 /*
+ * The result type of array_agg_distinct(anyarray): the array type the call
+ * expression or the function's declaration gives (arrays of arrays have the
+ * type of their elements); otherwise the group's own value type, domains
+ * stripped, as polymorphic resolution does.  InvalidOid: no type to give.
+ */
+static Oid
+result_array_type(FunctionCallInfo fcinfo, const CDSet *set)
+{
+	Oid			rettype = get_fn_expr_rettype(fcinfo->flinfo);
+
+	if (!OidIsValid(rettype) || IsPolymorphicType(rettype))
+		rettype = declared_type(fcinfo, -1);
+	if (!OidIsValid(rettype) || IsPolymorphicType(rettype))
+		return set != NULL ? set->kt->basetypid : InvalidOid;
+	rettype = getBaseType(rettype);
+	if (set != NULL && rettype != set->kt->basetypid)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("array_agg_distinct: values of type %s cannot form an array of type %s",
+						format_type_be(set->kt->typid), format_type_be(rettype))));
+	return rettype;
+}
+
+/*
  * array_agg_distinct_array_final(state internal, anyarray) -> anyarray
  *
  * The final function of array_agg_distinct(anyarray): the distinct arrays in
  * ascending btree order, stacked into an array of one more dimension, as
  * native array_agg(DISTINCT a ORDER BY a) builds it (with its errors for
- * empty arrays and arrays of different dimensions); '{}' for no arrays.
+ * empty arrays and arrays of different dimensions); '{}' for no arrays (NULL
+ * when not even the type is known).
  */
 Datum
 array_agg_distinct_array_final(PG_FUNCTION_ARGS)
@@ -384,13 +409,14 @@ array_agg_distinct_array_final(PG_FUNCTION_ARGS)
 	ArrayBuildStateArr *astate;
 
 	(void) aggregate_context(fcinfo, "array_agg_distinct_array_final");
-
-	arraytype = get_fn_expr_rettype(fcinfo->flinfo);
+	set = state_arg(fcinfo, 0);
+	arraytype = result_array_type(fcinfo, set);
+	if (!OidIsValid(arraytype))
+		PG_RETURN_NULL();
 	elemtype = get_element_type(arraytype);
 	if (!OidIsValid(elemtype))
-		elog(ERROR, "array_agg_distinct_array_final: could not determine the result type");
-
-	set = state_arg(fcinfo, 0);
+		elog(ERROR, "array_agg_distinct: result type %s is not an array",
+			 format_type_be(arraytype));
 	if (set == NULL)
 		PG_RETURN_ARRAYTYPE_P(construct_empty_array(elemtype));
 
