@@ -59,14 +59,17 @@ CREATE OR REPLACE FUNCTION array_agg_distinct_array_final(internal, anyarray)
     LANGUAGE C IMMUTABLE PARALLEL SAFE;
 
 /*
- * SSPACE: a new group's state is one 64-byte chunk (header and the first
- * few keys) plus the allocator's chunk header; groups that grow are handled
- * by spilling hash aggregation.
+ * SSPACE: a new group's state, measured under hash aggregation (PostgreSQL
+ * 15): 64 bytes for fixed-width keys (one header-free slot), 176 bytes for
+ * variable-size keys (the set's header and its first data chunk, with
+ * their chunk headers).  The polymorphic aggregates declare the larger:
+ * the typed overloads cover the fixed-width types.  Groups that grow are
+ * handled by spilling hash aggregation.
  */
 CREATE OR REPLACE AGGREGATE count_distinct(anyelement) (
     SFUNC = count_distinct_append,
     STYPE = internal,
-    SSPACE = 80,
+    SSPACE = 176,
     FINALFUNC = count_distinct_final,
     COMBINEFUNC = count_distinct_combine,
     SERIALFUNC = count_distinct_serial,
@@ -77,7 +80,7 @@ CREATE OR REPLACE AGGREGATE count_distinct(anyelement) (
 CREATE OR REPLACE AGGREGATE count_distinct_elements(anyarray) (
     SFUNC = count_distinct_elements_append,
     STYPE = internal,
-    SSPACE = 80,
+    SSPACE = 176,
     FINALFUNC = count_distinct_final,
     COMBINEFUNC = count_distinct_combine,
     SERIALFUNC = count_distinct_serial,
@@ -88,7 +91,7 @@ CREATE OR REPLACE AGGREGATE count_distinct_elements(anyarray) (
 CREATE OR REPLACE AGGREGATE array_agg_distinct(anynonarray) (
     SFUNC = count_distinct_append,
     STYPE = internal,
-    SSPACE = 80,
+    SSPACE = 176,
     FINALFUNC = array_agg_distinct_type_final,
     FINALFUNC_EXTRA,
     COMBINEFUNC = count_distinct_combine,
@@ -100,7 +103,7 @@ CREATE OR REPLACE AGGREGATE array_agg_distinct(anynonarray) (
 CREATE OR REPLACE AGGREGATE array_agg_distinct_elements(anyarray) (
     SFUNC = count_distinct_elements_append,
     STYPE = internal,
-    SSPACE = 80,
+    SSPACE = 176,
     FINALFUNC = array_agg_distinct_elements_final,
     FINALFUNC_EXTRA,
     COMBINEFUNC = count_distinct_combine,
@@ -109,11 +112,14 @@ CREATE OR REPLACE AGGREGATE array_agg_distinct_elements(anyarray) (
     PARALLEL = SAFE
 );
 
-/* arrays of arrays: like native array_agg(anyarray), one more dimension */
+/*
+ * arrays of arrays: like native array_agg(anyarray), one more dimension
+ * (arrays are variable-size keys: SSPACE as above)
+ */
 CREATE OR REPLACE AGGREGATE array_agg_distinct(anyarray) (
     SFUNC = count_distinct_append,
     STYPE = internal,
-    SSPACE = 80,
+    SSPACE = 176,
     FINALFUNC = array_agg_distinct_array_final,
     FINALFUNC_EXTRA,
     COMBINEFUNC = count_distinct_combine,

@@ -194,8 +194,16 @@ count_distinct_elements_append(PG_FUNCTION_ARGS)
 	alloc = cd_registry_alloc(fcinfo, aggcontext, &local);
 
 	if (set == NULL)
-		set = cdset_create(cd_registry_keytype(fcinfo, elemtype, PG_GET_COLLATION()),
+	{
+		Oid			collation = PG_GET_COLLATION();
+
+		/* a pseudo-type column has no collation: the element type's own */
+		if (!OidIsValid(collation) &&
+			get_fn_expr_argtype(fcinfo->flinfo, 1) == ANYARRAYOID)
+			collation = get_typcollation(elemtype);
+		set = cdset_create(cd_registry_keytype(fcinfo, elemtype, collation),
 						   alloc);
+	}
 	else if (set->kt->typid != elemtype)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATATYPE_MISMATCH),

@@ -268,6 +268,7 @@ receive_var_keys(void *arg)
 	StringInfo	buf = a->buf;
 	const CDKeyType *kt = a->kt;
 	CDVarSet   *set;
+	MemoryContext valuecxt = NULL;
 	uint32		i;
 	Size		prevpos = 0;
 
@@ -276,6 +277,10 @@ receive_var_keys(void *arg)
 		invalid_state("The length does not match the number of keys.");
 
 	set = cdvar_create(kt, CurrentMemoryContext, buf->len - buf->cursor, false);
+	if (kt->encoding == CD_KEY_COMPARATOR)
+		valuecxt = AllocSetContextCreate(CurrentMemoryContext,
+										 "count_distinct value",
+										 ALLOCSET_SMALL_SIZES);
 	for (i = 0; i < a->n; i++)
 	{
 		Size		start = set->used;
@@ -294,11 +299,12 @@ receive_var_keys(void *arg)
 		}
 		else
 		{
-			Datum		value = cd_value_recv(buf, kt->vio, kt->typid, -1);
+			MemoryContext old = MemoryContextSwitchTo(valuecxt);
 
-			cdvar_add(set, value);
-			if (!kt->typbyval)
-				pfree(DatumGetPointer(value));
+			cdvar_add(set, cd_value_recv(buf, kt->vio, kt->typid, -1));
+			MemoryContextSwitchTo(old);
+			/* what the receive functions allocated */
+			MemoryContextReset(valuecxt);
 		}
 
 		/* strictly increasing: compare with the previous entry */
@@ -323,6 +329,8 @@ receive_var_keys(void *arg)
 	}
 	set->nsorted = set->nall;
 	set->sortedbytes = set->used;
+	if (valuecxt != NULL)
+		MemoryContextDelete(valuecxt);
 	a->set = set;
 }
 

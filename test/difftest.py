@@ -469,10 +469,34 @@ MODES = {
 }
 
 
+def record_pair(rng, case, fil):
+    """An aggregate over an anonymous record built from scalar columns:
+    ROW(a, b), a nested ROW(ROW(a), b), an array of records, or a record
+    holding an array of records (records are never NULL themselves)."""
+    scalars = [c for c in case.cols if not c.is_array]
+    if not scalars:
+        return None
+    a = rng.choice(scalars).name
+    b = rng.choice(scalars).name
+    expr = rng.choice(["ROW(%s, %s)" % (a, b), "ROW(ROW(%s), %s)" % (a, b),
+                       "ARRAY[ROW(%s, %s), ROW(%s, %s)]" % (a, b, b, a),
+                       "ROW(%s, ARRAY[ROW(%s)])" % (a, b)])
+    if expr.startswith("ARRAY") or rng.random() < 0.5:
+        return ("count_distinct(%s)%s" % (expr, fil), "count(DISTINCT %s)%s" % (expr, fil), None)
+    return ("array_agg_distinct(%s)%s" % (expr, fil),
+            "coalesce(array_agg(DISTINCT %s ORDER BY %s)%s, '{}')" % (expr, expr, fil), None)
+
+
 def agg_pairs(rng, case, where_f, with_arrays=True, elements_ok=True):
     """(ext_expr, native_expr, needs_unnest) triples for 1-4 aggregates."""
     pairs = []
     for _ in range(rng.randint(1, 4)):
+        if rng.random() < 0.15:
+            f = rng.choice([None, None, "id % 3 = 0"]) if where_f else None
+            p = record_pair(rng, case, " FILTER (WHERE %s)" % f if f else "")
+            if p is not None:
+                pairs.append(p)
+                continue
         c = rng.choice(case.cols)
         if c.is_array and not elements_ok:
             continue
@@ -677,6 +701,41 @@ def gen_corr(rng, case, where):
 # --------------------------------------------------------------------------
 
 
+def check_stats(case):
+    """pg_stats.most_common_vals (pseudo-type anyarray) passes arrays of a
+    different element type in each row.  Grouped by column, each group must
+    count its MCVs (distinct already) whatever plan; one group over columns
+    of different element types must fail with 42804, never crash.
+    Returns None or a failure detail."""
+    t = case.table.split(".")[-1]
+    stats = ("pg_stats WHERE schemaname = '%s' AND tablename = '%s' AND most_common_vals IS NOT NULL"
+             % (SCHEMA, t))
+    settings = case.rng.choice(list(MODES.values()))
+    q = ("SELECT attname, e, n FROM (SELECT attname, count_distinct_elements(most_common_vals) AS e, "
+         "cardinality(array_agg_distinct_elements(most_common_vals)::text::text[]) AS ea, "
+         "cardinality(most_common_vals::text::text[]) AS n FROM %s "
+         "GROUP BY attname, most_common_vals::text) s WHERE e <> n OR ea <> n" % stats)
+    try:
+        res = run_query(settings, q)
+        if res is not None:
+            return "pg_stats per column: mismatching rows:\n" + res.strip()[:2000]
+    except SQLError as e:
+        return "pg_stats per column: error %s: %s" % (e.sqlstate, e.message[:1000])
+    # the element types of the MCV arrays: the columns' types
+    types = psql(["SELECT DISTINCT format_type(a.atttypid, NULL) FROM pg_stats s "
+                  "JOIN pg_attribute a ON a.attrelid = '%s'::regclass AND a.attname = s.attname "
+                  "WHERE s.schemaname = '%s' AND s.tablename = '%s' AND s.most_common_vals IS NOT NULL"
+                  % (case.table, SCHEMA, t)]).strip().splitlines()
+    try:
+        psql(settings + ["SELECT count_distinct_elements(most_common_vals) FROM %s" % stats])
+        if len(set(types)) > 1:
+            return "pg_stats, one group of element types %s: no error" % ",".join(types)
+    except SQLError as e:
+        if len(set(types)) <= 1 or e.sqlstate != "42804":
+            return "pg_stats, one group: error %s: %s" % (e.sqlstate, e.message[:1000])
+    return None
+
+
 def run_query(settings, query):
     """None if the query returns no rows; else the rows (or raises SQLError)."""
     out = psql(settings + [query])
@@ -816,6 +875,13 @@ def main():
         index += 1
         case.load()
         case_failed = False
+        detail = check_stats(case)
+        stats["pg_stats: element type per group"] = stats.get("pg_stats: element type per group", 0) + 1
+        if detail is None:
+            passed += 1
+        else:
+            failed += 1
+            log("FAIL: seed %s case %d pg_stats: %s" % (args.seed, case.index, detail))
         for qi in range(args.queries):
             g = gen_query(case.rng, case)
             if g is None:
@@ -823,6 +889,8 @@ def main():
             shape, mode, settings, query = g
             key = "%s/%s" % (shape, mode)
             stats[key] = stats.get(key, 0) + 1
+            if "ROW(" in query:
+                stats["expr: anonymous records"] = stats.get("expr: anonymous records", 0) + 1
             detail = None
             try:
                 nrows, plan = explain_run(settings, query)
