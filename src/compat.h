@@ -44,6 +44,11 @@ cd_lc_collate_is_c(Oid collation)
 
 #define CD_ALLOC_CHUNK_LIMIT	8192
 
+/* 13's utils/array.h lacks it (14 moved it there from arrayutils.c) */
+#ifndef MaxArraySize
+#define MaxArraySize ((Size) (MaxAllocSize / sizeof(Datum)))
+#endif
+
 /*
  * A Generation context for sets (alloc.h): 14 takes one block size, 15+ a
  * range.  Blocks of at most 64 kB: chunks above 8 kB then get blocks of
