@@ -45,8 +45,7 @@ CREATE TABLE rule_src (x int);
 CREATE TABLE rule_log (g int, ci bigint, ca bigint);
 CREATE RULE rule_cd AS ON INSERT TO rule_src DO ALSO
     INSERT INTO rule_log
-    SELECT NEW.x, s.ci, s.ca
-    FROM (SELECT count_distinct(i) AS ci, count_distinct_elements(a) AS ca FROM t WHERE g = NEW.x) s;
+    SELECT t.g, count_distinct(t.i), count_distinct_elements(t.a) FROM t WHERE t.g = NEW.x GROUP BY t.g;
 
 CREATE FUNCTION f_sql(int) RETURNS bigint LANGUAGE sql STABLE
     AS $$ SELECT count_distinct(i) FROM t WHERE g = $1 $$;
