@@ -29,7 +29,7 @@ $(OBJS): $(wildcard src/*.h)
 update_source = sql/update/$(if $(filter 3.0.%,$(1)),3.0.x,$(1)).sql
 define update_rule
 sql/$(EXTENSION)--$(1)--$(EXTVERSION).sql: $(call update_source,$(1)) sql/$(EXTENSION)--$(EXTVERSION).sql sql/update/build.sh
-	$$(SHELL) sql/update/build.sh $(1) $(EXTVERSION) $(call update_source,$(1)) sql/$(EXTENSION)--$(EXTVERSION).sql >$$@.tmp
+	$$(SHELL) sql/update/build.sh $(1) $(EXTVERSION) $(call update_source,$(1)) sql/$(EXTENSION)--$(EXTVERSION).sql >$$@.tmp || { rm -f $$@.tmp; exit 1; }
 	mv $$@.tmp $$@
 endef
 $(foreach v,$(UPDATE_FROM),$(eval $(call update_rule,$(v))))

@@ -2,7 +2,8 @@
 # The pg_regress suite on several PostgreSQL major versions, one after the
 # other: for each version, copies the source tree to a private build dir,
 # builds it warning-free, installs it, starts a throwaway cluster of that
-# version, runs "make installcheck" and records the result.
+# version, runs "make installcheck" and the upgrade driver
+# (test/drivers/60-upgrade.sh, counted as one test) and records the result.
 #
 #   bash test/pgversions.sh all         every supported version ($CD_PG_ALL)
 #   bash test/pgversions.sh others      the same but those from Debian's
@@ -288,6 +289,13 @@ for v in $versions; do
                 echo "--- server log: a backend crashed"
                 grep -B5 -A20 -E 'terminated by signal|was terminated|PANIC' "$CD_CLUSTER_DIR/log" | head -80
                 cp "$CD_CLUSTER_DIR/log" "$run/server-$v.log"
+            fi
+            # updates from older versions, dump and restore, on this version
+            uout=$run/upgrade-$v.out
+            if PG_CONFIG="$pgc" bash "$build/test/drivers/60-upgrade.sh" >"$uout" 2>&1; then
+                p=$((p + 1)); echo "upgrade: $(tail -1 "$uout")"
+            else
+                f=$((f + 1)); echo "--- upgrade driver failed"; grep -v '^ok: ' "$uout" | head -100
             fi
             cd_cluster_stop
         fi

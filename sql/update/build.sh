@@ -16,7 +16,9 @@ marker='^-- @install script@$'
 guard='^\\echo Use "CREATE EXTENSION'
 grep -q "$marker" "$src" || { echo "$src: no line \"-- @install script@\"" >&2; exit 1; }
 grep -q "$guard" "$install" || { echo "$install: no \\echo guard line" >&2; exit 1; }
-if grep -v "$guard" "$install" | grep -qE '^[[:space:]]*CREATE[[:space:]]+(FUNCTION|AGGREGATE)'; then
+# the install script must run over an existing catalog: CREATE OR REPLACE
+# (checked on top-level statements; a function body may build others)
+if grep -qE '^CREATE[[:space:]]+(FUNCTION|AGGREGATE)' "$install"; then
     echo "$install: use CREATE OR REPLACE FUNCTION / AGGREGATE (the update scripts run it over an existing catalog)" >&2
     exit 1
 fi
