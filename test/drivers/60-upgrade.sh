@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Upgrades from the versions in the wild, and dump / restore.
 #
-# For each old version (3.0.0, 3.0.1 in a schema of its own, 3.0.2, 2.0.0,
-# 4.0.0): creates a database with that version's catalog (fixtures in
+# For each old version (3.0.0, 3.0.1 in a schema of its own, 3.0.2, 2.0.0 as
+# left on servers with and without parallel aggregation, 4.0.0): creates a database with that version's catalog (fixtures in
 # test/upgrade/, installed next to the extension's scripts for the run;
 # 3.0.x's and 2.0.0's C functions then resolve to the legacy symbols of the
 # installed library), views on every aggregate, a materialized view, a rule
@@ -73,17 +73,22 @@ atomic=false
 echo "current version $current; server $server_num"
 
 # install_fixture VERSION FILE: count_distinct--VERSION.sql, unless there is
-# one already (a real old script left by an earlier install: use that)
+# one already that this run did not put there (a real old script left by an
+# earlier install: use that)
 install_fixture() {
     local dest=$extdir/count_distinct--$1.sql
+    case " $fixtures " in
+        *" $dest "*) cp "$2" "$dest"; return ;;
+    esac
     [ -e "$dest" ] && { echo "using the existing $dest"; return 0; }
     cp "$2" "$dest" && chmod 644 "$dest" && fixtures="$fixtures $dest"
 }
 
-# checks DB LABEL VIEW_AE VIEW_AA: test/upgrade/checks.sql, one result per line
+# checks DB LABEL VIEW_AE VIEW_AA [PARTIAL]: test/upgrade/checks.sql, one
+# result per line (PARTIAL=false: the aggregates have no combine function)
 checks() {
     local db=$1 label=$2 line name res
-    if ! psql_db "$db" -v view_ae="$3" -v view_aa="$4" -v atomic="$atomic" \
+    if ! psql_db "$db" -v view_ae="$3" -v view_aa="$4" -v atomic="$atomic" -v partial="${5:-true}" \
         -f "$up/checks.sql" >"$tmp/checks.out" 2>"$tmp/checks.err"; then
         bad "$label: checks.sql failed"; cat "$tmp/checks.err"
     fi
@@ -129,10 +134,14 @@ for schema in public cd; do
         || { echo "CREATE EXTENSION failed"; echo "0 passed, 1 failed"; exit 1; }
 done
 
-# upgrade FROM FIXTURE SCHEMA VIEW_AE [dump-old]
+# upgrade FROM FIXTURE SCHEMA VIEW_AE PARTIAL [dump-old]
+#   VIEW_AE: the old catalog has array_agg_distinct_elements
+#   PARTIAL: the old catalog's aggregates have combine functions
 upgrade() {
-    local from=$1 fixture=$2 schema=$3 view_ae=$4 dump_old=${5:-}
+    local from=$1 fixture=$2 schema=$3 view_ae=$4 partial=$5 dump_old=${6:-}
+    local variant=$(basename "$fixture" .sql)
     local db=cd_up_${from//./_} label="from $from"
+    case $variant in *-*) db=${db}_${variant#*-}; label="$label (${variant#*-})" ;; esac
     [ "$schema" = public ] || label="$label (schema $schema)"
     echo "=== $label"
     install_fixture "$from" "$fixture" || { bad "$label: installing the fixture"; return; }
@@ -161,7 +170,7 @@ SQL
         -f "$up/objects.sql" >/dev/null 2>"$tmp/err"; then
         bad "$label: creating the views, rule and functions"; cat "$tmp/err"; return
     fi
-    checks "$db" "$label, old catalog" "$view_ae" false
+    checks "$db" "$label, old catalog" "$view_ae" false "$partial"
 
     if [ -n "$dump_old" ]; then
         # dumped before updating, restored onto the current version
@@ -195,11 +204,12 @@ SQL
     fi
 }
 
-upgrade 3.0.0 "$up/3.0.x.sql" public true
-upgrade 3.0.1 "$up/3.0.x.sql" cd true
-upgrade 3.0.2 "$up/3.0.x.sql" public true dump-old
-upgrade 2.0.0 "$up/2.0.0.sql" public false
-upgrade 4.0.0 "$up/4.0.0.sql" public true
+upgrade 3.0.0 "$up/3.0.x.sql" public true true
+upgrade 3.0.1 "$up/3.0.x.sql" cd true true
+upgrade 3.0.2 "$up/3.0.x.sql" public true true dump-old
+upgrade 2.0.0 "$up/2.0.0.sql" public false true
+upgrade 2.0.0 "$up/2.0.0-noparallel.sql" public true false
+upgrade 4.0.0 "$up/4.0.0.sql" public true true
 
 # a fresh database of the current version, views on every aggregate, dumped
 # and restored
