@@ -44,7 +44,7 @@ cd_lc_collate_is_c(Oid collation)
 
 #define CD_ALLOC_CHUNK_LIMIT	8192
 
-/* 13's utils/array.h lacks it (14 moved it there from arrayutils.c) */
+/* PostgreSQL 13's headers lack it */
 #ifndef MaxArraySize
 #define MaxArraySize ((Size) (MaxAllocSize / sizeof(Datum)))
 #endif
