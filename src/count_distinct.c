@@ -35,6 +35,7 @@ PG_FUNCTION_INFO_V1(count_distinct_serial);
 PG_FUNCTION_INFO_V1(count_distinct_deserial);
 PG_FUNCTION_INFO_V1(count_distinct_final);
 PG_FUNCTION_INFO_V1(array_agg_distinct_final);
+PG_FUNCTION_INFO_V1(array_agg_distinct_array_final);
 
 /* The aggregate's memory context; ERROR when not called as an aggregate. */
 static MemoryContext
@@ -285,8 +286,9 @@ count_distinct_deserial(PG_FUNCTION_ARGS)
 /*
  * count_distinct_final(state internal) -> bigint
  *
- * Compaction leaves the state equivalent and in place, so the state stays
- * usable (window aggregates keep adding to it).
+ * Compaction leaves the state equivalent and in place (FINALFUNC_MODIFY =
+ * SHAREABLE: another final function may read it after).  Window frames
+ * take the moving-aggregate functions below instead.
  */
 Datum
 count_distinct_final(PG_FUNCTION_ARGS)
@@ -390,6 +392,7 @@ PG_FUNCTION_INFO_V1(count_distinct_elements_moving_append);
 PG_FUNCTION_INFO_V1(count_distinct_elements_moving_remove);
 PG_FUNCTION_INFO_V1(count_distinct_moving_final);
 PG_FUNCTION_INFO_V1(array_agg_distinct_moving_final);
+PG_FUNCTION_INFO_V1(array_agg_distinct_array_moving_final);
 
 /* The state argument, or a new, empty state in the aggregate context. */
 static CDMoving *
@@ -596,4 +599,113 @@ array_agg_distinct_moving_final(PG_FUNCTION_ARGS)
 	values = cdmov_output_datums(m, &n);
 	PG_RETURN_ARRAYTYPE_P(construct_array(values, (int) n, elemtype,
 										  typlen, typbyval, typalign));
+}
+
+/*
+ * The result type of array_agg_distinct(anyarray): the array type the call
+ * expression or the function's declaration gives (arrays of arrays have the
+ * type of their elements); otherwise the group's own value type, domains
+ * stripped, as polymorphic resolution does.  InvalidOid: no type to give.
+ */
+static Oid
+result_array_type(FunctionCallInfo fcinfo, Oid basetypid, Oid typid)
+{
+	Oid			rettype = get_fn_expr_rettype(fcinfo->flinfo);
+
+	if (!OidIsValid(rettype) || IsPolymorphicType(rettype))
+		rettype = declared_type(fcinfo, -1);
+	if (!OidIsValid(rettype) || IsPolymorphicType(rettype))
+		return basetypid;
+	rettype = getBaseType(rettype);
+	if (OidIsValid(basetypid) && rettype != basetypid)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("array_agg_distinct: values of type %s cannot form an array of type %s",
+						format_type_be(typid), format_type_be(rettype))));
+	return rettype;
+}
+
+/*
+ * The distinct arrays values[0 .. n-1], in ascending btree order, stacked
+ * into an array of one more dimension, as native array_agg(DISTINCT a ORDER
+ * BY a) builds it (with its errors for empty arrays and arrays of different
+ * dimensions).
+ */
+static Datum
+stack_arrays(Oid arraytype, Oid elemtype, Datum *values, uint32 n)
+{
+	ArrayBuildStateArr *astate;
+	uint32		i;
+
+	astate = initArrayResultArr(arraytype, elemtype, CurrentMemoryContext, false);
+	for (i = 0; i < n; i++)
+		astate = accumArrayResultArr(astate, values[i], false, arraytype,
+									 CurrentMemoryContext);
+	return makeArrayResultArr(astate, CurrentMemoryContext, false);
+}
+
+/*
+ * array_agg_distinct_array_final(state internal, anyarray) -> anyarray
+ *
+ * The final function of array_agg_distinct(anyarray): the distinct arrays,
+ * stacked (stack_arrays); '{}' for no arrays (NULL when not even the type
+ * is known).
+ */
+Datum
+array_agg_distinct_array_final(PG_FUNCTION_ARGS)
+{
+	Oid			arraytype;
+	Oid			elemtype;
+	CDSet	   *set;
+	Datum	   *values;
+	uint32		n;
+
+	(void) aggregate_context(fcinfo, "array_agg_distinct_array_final");
+	set = state_arg(fcinfo, 0);
+	arraytype = result_array_type(fcinfo, set == NULL ? InvalidOid : set->kt->basetypid,
+								  set == NULL ? InvalidOid : set->kt->typid);
+	if (!OidIsValid(arraytype))
+		PG_RETURN_NULL();
+	elemtype = get_element_type(arraytype);
+	if (!OidIsValid(elemtype))
+		elog(ERROR, "array_agg_distinct: result type %s is not an array",
+			 format_type_be(arraytype));
+	if (set == NULL)
+		PG_RETURN_ARRAYTYPE_P(construct_empty_array(elemtype));
+
+	values = cdset_output_datums(set, &n);
+	PG_RETURN_DATUM(stack_arrays(arraytype, elemtype, values, n));
+}
+
+/*
+ * array_agg_distinct_array_moving_final(state internal, anyarray) -> anyarray
+ *
+ * The same for a window frame (moving-aggregate mode).
+ */
+Datum
+array_agg_distinct_array_moving_final(PG_FUNCTION_ARGS)
+{
+	CDMoving   *m;
+	Oid			arraytype;
+	Oid			elemtype;
+	Datum	   *values;
+	uint32		n;
+
+	(void) aggregate_context(fcinfo, "array_agg_distinct_array_moving_final");
+	m = PG_ARGISNULL(0) ? NULL : (CDMoving *) PG_GETARG_POINTER(0);
+	if (m != NULL && m->kt == NULL)
+		m = NULL;
+	arraytype = result_array_type(fcinfo, m == NULL ? InvalidOid : m->kt->basetypid,
+								  m == NULL ? InvalidOid : m->kt->typid);
+	if (!OidIsValid(arraytype))
+		PG_RETURN_NULL();
+	elemtype = get_element_type(arraytype);
+	if (!OidIsValid(elemtype))
+		elog(ERROR, "array_agg_distinct: result type %s is not an array",
+			 format_type_be(arraytype));
+	if (m == NULL || cdmov_count(m) == 0)
+		PG_RETURN_ARRAYTYPE_P(construct_empty_array(elemtype));
+
+	values = cdmov_output_datums(m, &n);
+	PG_RETURN_DATUM(stack_arrays(arraytype, elemtype, values, n));
 }
