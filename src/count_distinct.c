@@ -417,8 +417,8 @@ count_distinct_moving_append(PG_FUNCTION_ARGS)
 	if (!PG_ARGISNULL(1))
 	{
 		if (m->kt == NULL)
-			m->kt = cd_registry_keytype(fcinfo, value_type(fcinfo, 1),
-										PG_GET_COLLATION());
+			cdmov_set_keytype(m, cd_registry_keytype(fcinfo, value_type(fcinfo, 1),
+													 PG_GET_COLLATION()));
 		cdmov_add(m, PG_GETARG_DATUM(1));
 	}
 	PG_RETURN_POINTER(m);
@@ -490,7 +490,8 @@ count_distinct_elements_moving_append(PG_FUNCTION_ARGS)
 		if (!OidIsValid(collation) &&
 			get_fn_expr_argtype(fcinfo->flinfo, 1) == ANYARRAYOID)
 			collation = get_typcollation(AARR_ELEMTYPE(array));
-		m->kt = cd_registry_keytype(fcinfo, AARR_ELEMTYPE(array), collation);
+		cdmov_set_keytype(m, cd_registry_keytype(fcinfo, AARR_ELEMTYPE(array),
+												 collation));
 	}
 	kt = m->kt;
 

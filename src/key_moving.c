@@ -12,6 +12,18 @@
 #include "compat.h"
 #include "key_moving.h"
 
+Size
+cd_mkey_bytes_size(const CDKeyType *kt, Datum value, Datum *detoasted)
+{
+	Size		len = cd_varkey_size(kt, value, detoasted);
+
+	if (len > MaxAllocSize)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("count_distinct: value too large")));
+	return len;
+}
+
 void
 cd_mkey_from_value(const CDKeyType *kt, Datum value, CDMKey *k)
 {

@@ -10,6 +10,10 @@
  * input collation (so under a nondeterministic collation 'ABC' finds
  * 'abc').  The moving state only ever calls the functions below.
  *
+ * Which structure holds a key type's keys is decided here, by the key
+ * type alone (cd_moving_kind): a type whose encoding changes (say from
+ * CD_KEY_COMPARATOR to CD_KEY_BYTES) moves to the right structure with it.
+ *
  *-------------------------------------------------------------------------
  */
 #ifndef CD_KEY_MOVING_H
@@ -17,8 +21,65 @@
 
 #include "postgres.h"
 
+#include "common/hashfn.h"
+
 #include "key.h"
 
+/* The structure of a moving state (moving.h). */
+typedef enum CDMovingKind
+{
+	CD_MOVING_NONE = 0,			/* no key type yet */
+	CD_MOVING_HASH_FIXED,		/* fixed-width keys, as uint64 */
+	CD_MOVING_HASH_BYTES,		/* CD_KEY_BYTES keys: "=" is byte equality */
+	CD_MOVING_TREE				/* CD_KEY_COMPARATOR: the comparator's order
+								 * and equality (CDMKey below) */
+} CDMovingKind;
+
+static inline CDMovingKind
+cd_moving_kind(const CDKeyType *kt)
+{
+	if (kt == NULL)
+		return CD_MOVING_NONE;
+	if (kt->width > 0)
+		return CD_MOVING_HASH_FIXED;
+	if (kt->encoding == CD_KEY_BYTES)
+		return CD_MOVING_HASH_BYTES;
+	return CD_MOVING_TREE;
+}
+
+/*
+ * Hash keys.  Fixed-width keys: the 64-bit finalizer of MurmurHash3 (every
+ * bit of the key moves every bit of the hash, so keys that differ only in
+ * their high bytes, or form a dense range, spread).  Byte keys: the
+ * server's hash_bytes().
+ */
+static inline uint32
+cd_mkey_hash_fixed(uint64 k)
+{
+	k ^= k >> 33;
+	k *= UINT64CONST(0xff51afd7ed558ccd);
+	k ^= k >> 33;
+	k *= UINT64CONST(0xc4ceb9fe1a85ec53);
+	k ^= k >> 33;
+	return (uint32) k;
+}
+
+static inline uint32
+cd_mkey_hash_bytes(const char *key, Size len)
+{
+	return hash_bytes((const unsigned char *) key, (int) len);
+}
+
+/*
+ * CD_MOVING_HASH_BYTES: the length of the key of a non-NULL value (sets
+ * *detoasted to what to pass to cd_varkey_write()); ERROR if too large.
+ */
+extern Size cd_mkey_bytes_size(const CDKeyType *kt, Datum value,
+							   Datum *detoasted);
+
+/*
+ * CD_MOVING_TREE keys (the functions below also take the other kinds).
+ */
 typedef struct CDMKey
 {
 	/*

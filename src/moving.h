@@ -7,12 +7,25 @@
  * A window whose frame moves adds the rows that enter the frame and
  * removes those that leave it (the inverse transition function).  A value
  * leaves the state only when its last row does, so the count and the
- * values are always those of the rows in the frame.  The values are kept
- * in a red-black tree (lib/rbtree.h) ordered by their keys (key_moving.h):
- * adding or removing a row costs O(log d) for d distinct values in the
- * frame, the count is kept up to date, and the memory is one node (and for
- * variable-size keys one copy of the key) per distinct value, freed when
- * the value leaves.
+ * values are always those of the rows in the frame.  The number of
+ * distinct values is kept up to date, so the count is O(1) to read.
+ *
+ * The structure is picked by the key type (cd_moving_kind(), key_moving.h):
+ *
+ *	- keys whose equality is key equality (fixed-width keys, CD_KEY_BYTES):
+ *	  a hash table from key to row count (lib/simplehash.h; robin hood
+ *	  hashing with backward-shift deletion, so removing leaves no
+ *	  tombstones).  Adding or removing a row costs O(1) expected.  Byte
+ *	  keys live in one arena per state, compacted when more than half of it
+ *	  is dead; the table shrinks when it is mostly empty.  The array final
+ *	  sorts the frame's keys when it is called (its output is O(frame)
+ *	  anyway).
+ *	- CD_KEY_COMPARATOR keys, whose equality is the type's comparator (equal
+ *	  values may differ in bytes): a red-black tree (lib/rbtree.h) ordered by
+ *	  the comparator; O(log d) a row for d distinct values.
+ *
+ * Either way the memory is proportional to the distinct values of the
+ * frame, and freed as they leave.
  *
  *-------------------------------------------------------------------------
  */
@@ -21,20 +34,42 @@
 
 #include "postgres.h"
 
-#include "lib/rbtree.h"
+#include "key_moving.h"
 
-#include "key.h"
+/* the hash tables (moving.c) */
+struct cdmov_fixed_hash;
+struct cdmov_bytes_hash;
+struct RBTree;
 
 typedef struct CDMoving
 {
-	const CDKeyType *kt;		/* key type (registry.h); NULL until the first value */
-	MemoryContext mcxt;			/* the aggregate context: nodes and keys */
-	RBTree	   *tree;
-	uint64		ndistinct;		/* values in the tree */
+	const CDKeyType *kt;		/* key type (registry.h); NULL until the
+								 * first value (cdmov_set_keytype) */
+	MemoryContext mcxt;			/* the aggregate context */
+	CDMovingKind kind;			/* the structure, from kt */
+	uint64		ndistinct;		/* distinct values in the state */
+
+	/* the structure of kind */
+	struct cdmov_fixed_hash *fixed;
+	struct cdmov_bytes_hash *bytes;
+	struct RBTree *tree;
+
+	/*
+	 * CD_MOVING_HASH_BYTES: the keys, each a 4-byte length and the key's
+	 * bytes, unaligned.  used bytes hold keys, dead of them of keys that
+	 * left; a lookup writes its key at used, past the live keys.
+	 */
+	char	   *arena;
+	Size		arena_used;
+	Size		arena_dead;
+	Size		arena_size;
 } CDMoving;
 
-/* A new, empty state in mcxt. */
+/* A new, empty state in mcxt; kt may be NULL (cdmov_set_keytype). */
 extern CDMoving *cdmov_create(const CDKeyType *kt, MemoryContext mcxt);
+
+/* Give a state created without a key type its key type. */
+extern void cdmov_set_keytype(CDMoving *m, const CDKeyType *kt);
 
 /* One more row holding this non-NULL value. */
 extern void cdmov_add(CDMoving *m, Datum value);
