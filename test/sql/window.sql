@@ -190,6 +190,62 @@ FROM (SELECT i, count_distinct(nextval('wseq')) OVER (ORDER BY i ROWS 2 PRECEDIN
       FROM generate_series(1, 50) i) s;
 DROP SEQUENCE wseq;
 
+-- Many distinct values through a small frame, and through a frame that
+-- holds all of them at first and then shrinks to none (the hash tables are
+-- rebuilt smaller and the byte keys compacted as values leave): 200000 rows,
+-- most values held by two neighbouring rows, some by rows far apart.
+CREATE TABLE wbig AS
+SELECT i, v::int4 AS vi, md5(v::text) AS vt, md5(v::text)::uuid AS vu
+FROM (SELECT i, CASE WHEN i % 7 = 0 THEN i % 50 ELSE i / 2 END AS v
+      FROM generate_series(1, 200000) i) s;
+-- a frame of 10 rows: every count against COUNT(DISTINCT) over the frame's
+-- values, every 997th array against array_agg(DISTINCT ... ORDER BY ...)
+SELECT count(*) AS nrows,
+       count(*) FILTER (WHERE ci <> (SELECT count(DISTINCT x) FROM unnest(ai) x)) AS ndiffer_int4,
+       count(*) FILTER (WHERE ct <> (SELECT count(DISTINCT x) FROM unnest(at) x)) AS ndiffer_text,
+       count(*) FILTER (WHERE cu <> (SELECT count(DISTINCT x) FROM unnest(au) x)) AS ndiffer_uuid,
+       count(*) FILTER (WHERE i % 997 = 0 AND
+                        (xi IS DISTINCT FROM (SELECT array_agg(DISTINCT x ORDER BY x) FROM unnest(ai) x) OR
+                         xt IS DISTINCT FROM (SELECT array_agg(DISTINCT x ORDER BY x) FROM unnest(at) x) OR
+                         xu IS DISTINCT FROM (SELECT array_agg(DISTINCT x ORDER BY x) FROM unnest(au) x)))
+         AS ndiffer_arrays
+FROM (SELECT i,
+             count_distinct(vi) OVER w AS ci, count_distinct(vt) OVER w AS ct,
+             count_distinct(vu) OVER w AS cu,
+             CASE WHEN i % 997 = 0 THEN array_agg_distinct(vi) OVER w END AS xi,
+             CASE WHEN i % 997 = 0 THEN array_agg_distinct(vt) OVER w END AS xt,
+             CASE WHEN i % 997 = 0 THEN array_agg_distinct(vu) OVER w END AS xu,
+             array_agg(vi) OVER w AS ai, array_agg(vt) OVER w AS at, array_agg(vu) OVER w AS au
+      FROM wbig WINDOW w AS (ORDER BY i ROWS BETWEEN 9 PRECEDING AND CURRENT ROW)) s;
+-- from each row to the end: the sum of last-occurrence flags from the row
+-- on; arrays at a few rows against array_agg(DISTINCT) over the rows after
+-- them
+SELECT count(*) AS nrows,
+       count(*) FILTER (WHERE ci <> ri OR ct <> rt OR cu <> ru) AS ndiffer
+FROM (SELECT i,
+             count_distinct(vi) OVER w AS ci, count_distinct(vt) OVER w AS ct,
+             count_distinct(vu) OVER w AS cu,
+             sum((ni = 1)::int) OVER w AS ri, sum((nt = 1)::int) OVER w AS rt,
+             sum((nu = 1)::int) OVER w AS ru
+      FROM (SELECT *, row_number() OVER (PARTITION BY vi ORDER BY i DESC) AS ni,
+                   row_number() OVER (PARTITION BY vt ORDER BY i DESC) AS nt,
+                   row_number() OVER (PARTITION BY vu ORDER BY i DESC) AS nu
+            FROM wbig) f
+      WINDOW w AS (ORDER BY i ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING)) s;
+-- (the array is built for every row: the last 2000 rows only)
+SELECT s.i,
+       s.xi = (SELECT array_agg(DISTINCT vi ORDER BY vi) FROM wbig b WHERE b.i >= s.i) AS same_int4,
+       s.xt = (SELECT array_agg(DISTINCT vt ORDER BY vt) FROM wbig b WHERE b.i >= s.i) AS same_text,
+       s.xu = (SELECT array_agg(DISTINCT vu ORDER BY vu) FROM wbig b WHERE b.i >= s.i) AS same_uuid,
+       cardinality(s.xi) AS n
+FROM (SELECT i, array_agg_distinct(vi) OVER w AS xi, array_agg_distinct(vt) OVER w AS xt,
+             array_agg_distinct(vu) OVER w AS xu
+      FROM wbig WHERE i > 198000
+      WINDOW w AS (ORDER BY i ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING)) s
+WHERE i % 500 = 1 OR i > 199997
+ORDER BY i;
+DROP TABLE wbig;
+
 -- plain aggregation still shares one state between the aggregates
 SELECT p, count_distinct(c_int4), array_agg_distinct(c_int4), count(DISTINCT c_int4)
 FROM wt GROUP BY p ORDER BY p;
