@@ -38,28 +38,19 @@ typedef struct CDAlloc
 	bool		use_slots;		/* new states from the slot pool */
 	char	   *slot_next;		/* the pool's current block */
 	char	   *slot_end;
-	struct CDAlloc **owner;		/* the cache pointer to clear on reset */
 } CDAlloc;
 
-/*
- * The allocator for this call, given the aggregate context.  The caller
- * keeps two in its fn_extra (grouping sets may mix hashing and sorting):
- * *hash, allocated in the hash table's context (and forgotten when that is
- * reset), and *local, for any other aggregate context.
- */
-extern CDAlloc *cd_alloc_lookup(FunctionCallInfo fcinfo, MemoryContext aggcontext,
-								CDAlloc **hash, CDAlloc *local);
+/* Is aggcontext the hash table's context of a hash aggregation? */
+extern bool cd_alloc_is_hash_context(FunctionCallInfo fcinfo,
+									 MemoryContext aggcontext);
 
-static inline CDAlloc *
-cd_alloc_get(FunctionCallInfo fcinfo, MemoryContext aggcontext,
-			 CDAlloc **hash, CDAlloc *local)
-{
-	if (likely(*hash != NULL && (*hash)->aggcontext == aggcontext))
-		return *hash;
-	if (local->aggcontext == aggcontext)
-		return local;
-	return cd_alloc_lookup(fcinfo, aggcontext, hash, local);
-}
+/*
+ * Set up an allocator for aggcontext: for a hash table's context, a
+ * Generation context (a child of aggcontext) and the slot pool; else plain
+ * chunks in aggcontext, which needs no set-up and may live on the stack.
+ * Allocators are kept per aggregate context by registry.h.
+ */
+extern void cd_alloc_init(CDAlloc *a, MemoryContext aggcontext, bool hash);
 
 /* A new CD_SLOT_SIZE-byte slot (MAXALIGNed, no chunk header). */
 extern void *cd_alloc_slot(CDAlloc *a);

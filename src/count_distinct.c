@@ -12,6 +12,7 @@
 
 #include "catalog/pg_type.h"
 #include "fmgr.h"
+#include "miscadmin.h"
 #include "utils/array.h"
 #include "utils/arrayaccess.h"
 #include "utils/builtins.h"
@@ -20,6 +21,7 @@
 #include "alloc.h"
 #include "compat.h"
 #include "key.h"
+#include "registry.h"
 #include "serialize.h"
 #include "set.h"
 
@@ -53,23 +55,16 @@ state_arg(FunctionCallInfo fcinfo, int argno)
 	return PG_ARGISNULL(argno) ? NULL : (CDSet *) PG_GETARG_POINTER(argno);
 }
 
-/* The result array's element type. */
-typedef struct ArrayResultType
-{
-	Oid			elemtype;
-	int16		typlen;
-	bool		typbyval;
-	char		typalign;
-} ArrayResultType;
-
-/* What each function caches per query, in fn_extra. */
+/*
+ * What a call site caches in fn_extra.  Only a cache: the executor keeps
+ * fn_extra for the whole query, callers through a bare fmgr_info() (Citus)
+ * start every call with an empty one, so nothing here may be needed by a
+ * state (states point into registry.h instead).
+ */
 typedef struct CDFnCache
 {
-	const CDKeyType *kt;		/* the values' key type */
-	CDAlloc    *hash_alloc;		/* where sets live under hash aggregation */
-	CDAlloc		local_alloc;	/* ... and elsewhere */
-	bool		have_result_type;
-	ArrayResultType rt;			/* array_agg_distinct_final's result */
+	Oid			argtype;		/* the value argument's type, once known */
+	CDStateRefCache refs;		/* deserialization's last type references */
 } CDFnCache;
 
 static inline CDFnCache *
@@ -82,6 +77,55 @@ fn_cache(FunctionCallInfo fcinfo)
 }
 
 /*
+ * The declared type of argument argno (argno < 0: the result type) of the
+ * function being called, from pg_proc.
+ */
+static Oid
+declared_type(FunctionCallInfo fcinfo, int argno)
+{
+	Oid		   *argtypes;
+	int			nargs;
+	Oid			rettype;
+
+	if (!OidIsValid(fcinfo->flinfo->fn_oid))
+		return InvalidOid;
+	rettype = get_func_signature(fcinfo->flinfo->fn_oid, &argtypes, &nargs);
+	if (argno < 0)
+		return rettype;
+	return argno < nargs ? argtypes[argno] : InvalidOid;
+}
+
+/*
+ * The type of the value argument argno: from the call expression when there
+ * is one, else from the function's declared signature (the typed overloads
+ * of the aggregates), else an ERROR.  A pseudo-type column (anyarray, as in
+ * pg_stats) is returned as it is: no key type accepts it, with the error
+ * native DISTINCT gives.
+ */
+static Oid
+value_type(FunctionCallInfo fcinfo, int argno)
+{
+	CDFnCache  *cache = fn_cache(fcinfo);
+	Oid			typid;
+
+	if (OidIsValid(cache->argtype))
+		return cache->argtype;
+
+	typid = get_fn_expr_argtype(fcinfo->flinfo, argno);
+	if (!OidIsValid(typid))
+	{
+		typid = declared_type(fcinfo, argno);
+		if (!OidIsValid(typid) || IsPolymorphicType(typid))
+			ereport(ERROR,
+					(errcode(ERRCODE_DATATYPE_MISMATCH),
+					 errmsg("could not determine the input data type of count_distinct"),
+					 errhint("Callers that do not pass the call expression (such as Citus) need an aggregate declared for the concrete type: SELECT count_distinct_declare_type('type name').")));
+	}
+	cache->argtype = typid;
+	return typid;
+}
+
+/*
  * count_distinct_append(state internal, value anyelement) -> internal
  */
 Datum
@@ -89,6 +133,7 @@ count_distinct_append(PG_FUNCTION_ARGS)
 {
 	CDSet	   *set = state_arg(fcinfo, 0);
 	CDAlloc    *alloc = NULL;
+	CDAlloc		local;
 
 	if (PG_ARGISNULL(1))
 	{
@@ -101,18 +146,12 @@ count_distinct_append(PG_FUNCTION_ARGS)
 	if (set == NULL || cdset_needs_alloc(set))
 	{
 		MemoryContext aggcontext = aggregate_context(fcinfo, "count_distinct_append");
-		CDFnCache  *cache = fn_cache(fcinfo);
 
-		alloc = cd_alloc_get(fcinfo, aggcontext, &cache->hash_alloc,
-							 &cache->local_alloc);
+		alloc = cd_registry_alloc(fcinfo, aggcontext, &local);
 		if (set == NULL)
-		{
-			if (cache->kt == NULL)
-				cd_keytype_cached(&cache->kt, fcinfo->flinfo->fn_mcxt,
-								  get_fn_expr_argtype(fcinfo->flinfo, 1),
-								  PG_GET_COLLATION());
-			set = cdset_create(cache->kt, alloc);
-		}
+			set = cdset_create(cd_registry_keytype(fcinfo, value_type(fcinfo, 1),
+												   PG_GET_COLLATION()),
+							   alloc);
 	}
 
 	set = cdset_add_value(set, PG_GETARG_DATUM(1), alloc);
@@ -122,7 +161,10 @@ count_distinct_append(PG_FUNCTION_ARGS)
 /*
  * count_distinct_elements_append(state internal, values anyarray) -> internal
  *
- * Adds every non-NULL element (any number of dimensions).
+ * Adds every non-NULL element (any number of dimensions).  The element type
+ * is each array's own: a pseudo-type column (pg_stats.most_common_vals)
+ * passes arrays of a different type in each row.  A group keeps the type of
+ * its first array and refuses others.
  */
 Datum
 count_distinct_elements_append(PG_FUNCTION_ARGS)
@@ -131,9 +173,10 @@ count_distinct_elements_append(PG_FUNCTION_ARGS)
 	CDSet	   *set = state_arg(fcinfo, 0);
 	AnyArrayType *array;
 	const CDKeyType *kt;
-	CDFnCache  *cache;
 	CDAlloc    *alloc;
+	CDAlloc		local;
 	array_iter	iter;
+	Oid			elemtype;
 	int			nitems;
 	int			i;
 
@@ -145,22 +188,20 @@ count_distinct_elements_append(PG_FUNCTION_ARGS)
 	}
 
 	array = PG_GETARG_ANY_ARRAY_P(1);
+	elemtype = AARR_ELEMTYPE(array);
 	nitems = ArrayGetNItems(AARR_NDIM(array), AARR_DIMS(array));
-
-	cache = fn_cache(fcinfo);
-	kt = cache->kt;
-	if (kt == NULL)
-		kt = cd_keytype_cached(&cache->kt, fcinfo->flinfo->fn_mcxt,
-							   AARR_ELEMTYPE(array), PG_GET_COLLATION());
-	alloc = cd_alloc_get(fcinfo, aggcontext, &cache->hash_alloc,
-						 &cache->local_alloc);
+	alloc = cd_registry_alloc(fcinfo, aggcontext, &local);
 
 	if (set == NULL)
-	{
-		if (nitems == 0)
-			PG_RETURN_NULL();
-		set = cdset_create(kt, alloc);
-	}
+		set = cdset_create(cd_registry_keytype(fcinfo, elemtype, PG_GET_COLLATION()),
+						   alloc);
+	else if (set->kt->typid != elemtype)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("cannot aggregate arrays of different element types in one group: %s and %s",
+						format_type_be(set->kt->typid),
+						format_type_be(elemtype))));
+	kt = set->kt;
 
 	array_iter_setup(&iter, array);
 	for (i = 0; i < nitems; i++)
@@ -171,6 +212,8 @@ count_distinct_elements_append(PG_FUNCTION_ARGS)
 
 		if (!isnull)
 			set = cdset_add_value(set, value, alloc);
+		if ((i & 0xFFFF) == 0xFFFF)
+			CHECK_FOR_INTERRUPTS();
 	}
 	PG_RETURN_POINTER(set);
 }
@@ -187,9 +230,8 @@ count_distinct_combine(PG_FUNCTION_ARGS)
 	MemoryContext aggcontext = aggregate_context(fcinfo, "count_distinct_combine");
 	CDSet	   *set1 = state_arg(fcinfo, 0);
 	CDSet	   *set2 = state_arg(fcinfo, 1);
-	CDFnCache  *cache = fn_cache(fcinfo);
-	CDAlloc    *alloc = cd_alloc_get(fcinfo, aggcontext, &cache->hash_alloc,
-									 &cache->local_alloc);
+	CDAlloc		local;
+	CDAlloc    *alloc = cd_registry_alloc(fcinfo, aggcontext, &local);
 
 	if (set2 == NULL)
 	{
@@ -200,13 +242,7 @@ count_distinct_combine(PG_FUNCTION_ARGS)
 	if (set1 == NULL)
 		PG_RETURN_POINTER(cdset_copy(set2, alloc->mcxt));
 
-	if (!cd_keytype_equal(set1->kt, set2->kt))
-		ereport(ERROR,
-				(errcode(ERRCODE_DATATYPE_MISMATCH),
-				 errmsg("cannot combine count_distinct states of types %s and %s",
-						format_type_be(set1->kt->typid),
-						format_type_be(set2->kt->typid))));
-
+	cd_keytype_check_same(set1->kt, set2->kt);
 	PG_RETURN_POINTER(cdset_union(set1, set2, alloc));
 }
 
@@ -232,9 +268,9 @@ count_distinct_deserial(PG_FUNCTION_ARGS)
 	(void) aggregate_context(fcinfo, "count_distinct_deserial");
 	bytes = PG_GETARG_BYTEA_PP(0);
 	cache = fn_cache(fcinfo);
-	PG_RETURN_POINTER(cd_deserialize(VARDATA_ANY(bytes),
-									 VARSIZE_ANY_EXHDR(bytes),
-									 &cache->kt, fcinfo->flinfo->fn_mcxt));
+	cache->refs.mcxt = fcinfo->flinfo->fn_mcxt;
+	PG_RETURN_POINTER(cd_deserialize(fcinfo, VARDATA_ANY(bytes),
+									 VARSIZE_ANY_EXHDR(bytes), &cache->refs));
 }
 
 /*
@@ -256,41 +292,73 @@ count_distinct_final(PG_FUNCTION_ARGS)
 }
 
 /*
+ * The element type of array_agg_distinct's result: the array type the call
+ * expression or the function's declaration gives, which must agree with the
+ * group's values; for a pseudo-type result (anyarray, from a pseudo-type
+ * column) the group's own value type.  InvalidOid: no type to give.
+ */
+static Oid
+result_element_type(FunctionCallInfo fcinfo, const CDSet *set)
+{
+	Oid			rettype = get_fn_expr_rettype(fcinfo->flinfo);
+	Oid			elemtype = InvalidOid;
+
+	if (!OidIsValid(rettype) || IsPolymorphicType(rettype))
+	{
+		Oid			declared = declared_type(fcinfo, -1);
+
+		if (OidIsValid(declared) && !IsPolymorphicType(declared))
+			rettype = declared;
+	}
+	if (OidIsValid(rettype) && !IsPolymorphicType(rettype))
+	{
+		elemtype = get_element_type(getBaseType(rettype));
+		if (!OidIsValid(elemtype))
+			elog(ERROR, "array_agg_distinct: result type %s is not an array",
+				 format_type_be(rettype));
+	}
+
+	if (set == NULL)
+		return elemtype;
+	if (!OidIsValid(elemtype))
+		return set->kt->typid;
+	/* the values must be of the element type (or a domain over it) */
+	if (elemtype != set->kt->typid && elemtype != set->kt->basetypid)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("array_agg_distinct: values of type %s cannot form an array of %s",
+						format_type_be(set->kt->typid), format_type_be(elemtype))));
+	return elemtype;
+}
+
+/*
  * array_agg_distinct_type_final(state internal, anynonarray) -> anyarray
  * array_agg_distinct_elements_final(state internal, anyarray) -> anyarray
  *
- * The distinct values in ascending btree order; '{}' for no values.
+ * The distinct values in ascending btree order; '{}' for no values (NULL
+ * when not even the type is known: a pseudo-type column with no value).
  */
 Datum
 array_agg_distinct_final(PG_FUNCTION_ARGS)
 {
-	CDFnCache  *cache = fn_cache(fcinfo);
-	ArrayResultType *rt = &cache->rt;
 	CDSet	   *set;
 	Datum	   *values;
 	uint32		n;
+	Oid			elemtype;
+	int16		typlen;
+	bool		typbyval;
+	char		typalign;
 
 	(void) aggregate_context(fcinfo, "array_agg_distinct_final");
-
-	if (!cache->have_result_type)
-	{
-		Oid			arraytype = get_fn_expr_rettype(fcinfo->flinfo);
-		Oid			elemtype = get_element_type(arraytype);
-
-		if (!OidIsValid(elemtype))
-			elog(ERROR, "array_agg_distinct_final: could not determine the result element type");
-		rt->elemtype = elemtype;
-		get_typlenbyvalalign(elemtype, &rt->typlen, &rt->typbyval, &rt->typalign);
-		cache->have_result_type = true;
-	}
-
 	set = state_arg(fcinfo, 0);
+	elemtype = result_element_type(fcinfo, set);
+	if (!OidIsValid(elemtype))
+		PG_RETURN_NULL();
 	if (set == NULL)
-		PG_RETURN_ARRAYTYPE_P(construct_empty_array(rt->elemtype));
+		PG_RETURN_ARRAYTYPE_P(construct_empty_array(elemtype));
 
+	get_typlenbyvalalign(elemtype, &typlen, &typbyval, &typalign);
 	values = cdset_output_datums(set, &n);
-
-	PG_RETURN_ARRAYTYPE_P(construct_array(values, (int) n, rt->elemtype,
-										  rt->typlen, rt->typbyval,
-										  rt->typalign));
+	PG_RETURN_ARRAYTYPE_P(construct_array(values, (int) n, elemtype,
+										  typlen, typbyval, typalign));
 }

@@ -23,6 +23,7 @@
 #include "utils/uuid.h"
 
 #include "key.h"
+#include "value_io.h"
 
 /*
  * The fixed-width key types.  Each entry's encoding makes unsigned key order
@@ -84,7 +85,6 @@ cd_keytype_init(CDKeyType *kt, Oid typid, Oid collation, MemoryContext mcxt)
 {
 	Oid			basetypid = getBaseType(typid);
 	TypeCacheEntry *tce;
-	Oid			iofunc;
 	int			i;
 
 	memset(kt, 0, sizeof(*kt));
@@ -98,7 +98,8 @@ cd_keytype_init(CDKeyType *kt, Oid typid, Oid collation, MemoryContext mcxt)
 		{
 			kt->encoding = fixed_key_rules[i].encoding;
 			kt->width = fixed_key_rules[i].width;
-			Assert(kt->typbyval && kt->typlen == kt->width);
+			/* 8-byte types may be by reference (no USE_FLOAT8_BYVAL) */
+			Assert(kt->typlen == kt->width);
 			return;
 		}
 	}
@@ -151,45 +152,8 @@ cd_keytype_init(CDKeyType *kt, Oid typid, Oid collation, MemoryContext mcxt)
 		}
 	}
 
-	/* serialization: binary I/O where the type has it, else text I/O */
-	{
-		HeapTuple	tp = SearchSysCache1(TYPEOID, ObjectIdGetDatum(basetypid));
-		Form_pg_type typ;
-
-		if (!HeapTupleIsValid(tp))
-			elog(ERROR, "cache lookup failed for type %u", basetypid);
-		typ = (Form_pg_type) GETSTRUCT(tp);
-		kt->binary_io = OidIsValid(typ->typsend) && OidIsValid(typ->typreceive);
-		kt->ioparam = getTypeIOParam(tp);
-		fmgr_info_cxt(kt->binary_io ? typ->typsend : typ->typoutput,
-					  &kt->sendfn, mcxt);
-		iofunc = kt->binary_io ? typ->typreceive : typ->typinput;
-		fmgr_info_cxt(iofunc, &kt->recvfn, mcxt);
-		ReleaseSysCache(tp);
-	}
-}
-
-const CDKeyType *
-cd_keytype_cached(const CDKeyType **cache, MemoryContext mcxt,
-				  Oid typid, Oid collation)
-{
-	const CDKeyType *kt = *cache;
-
-	/*
-	 * A new entry when the type changes (never overwrite one: sets point to
-	 * it).  Within a query the type of an aggregate's input never changes;
-	 * only deserialization may see several.
-	 */
-	if (kt == NULL || kt->typid != typid ||
-		(kt->width == 0 && kt->collation != collation &&
-		 type_is_collatable(kt->basetypid)))
-	{
-		CDKeyType  *n = MemoryContextAlloc(mcxt, sizeof(CDKeyType));
-
-		cd_keytype_init(n, typid, collation, mcxt);
-		*cache = kt = n;
-	}
-	return kt;
+	if (kt->encoding == CD_KEY_COMPARATOR)
+		kt->vio = cd_value_io_create(mcxt);
 }
 
 bool
@@ -200,6 +164,25 @@ cd_keytype_equal(const CDKeyType *a, const CDKeyType *b)
 		 a->encoding == b->encoding &&
 		 a->width == b->width &&
 		 a->collation == b->collation);
+}
+
+void
+cd_keytype_check_same(const CDKeyType *a, const CDKeyType *b)
+{
+	if (cd_keytype_equal(a, b))
+		return;
+	if (a->basetypid == b->basetypid && a->collation != b->collation)
+		ereport(ERROR,
+				(errcode(ERRCODE_COLLATION_MISMATCH),
+				 errmsg("cannot combine count_distinct states of type %s under different collations",
+						format_type_be(a->typid)),
+				 errdetail("The collations are %s and %s.",
+						   OidIsValid(a->collation) ? get_collation_name(a->collation) : "none",
+						   OidIsValid(b->collation) ? get_collation_name(b->collation) : "none")));
+	ereport(ERROR,
+			(errcode(ERRCODE_DATATYPE_MISMATCH),
+			 errmsg("cannot combine count_distinct states of types %s and %s",
+					format_type_be(a->typid), format_type_be(b->typid))));
 }
 
 Datum
@@ -328,10 +311,40 @@ cd_varkey_output_datum(const CDKeyType *kt, const char *key, Size len)
 		memcpy(VARDATA(v), key, len);
 		return PointerGetDatum(v);
 	}
+	if (kt->typbyval)
+	{
+		/* the value itself: no copy to keep */
+		union
+		{
+			Datum		align;
+			char		bytes[sizeof(Datum)];
+		}			u;
+
+		Assert(len == (Size) kt->typlen && len <= sizeof(Datum));
+		memcpy(u.bytes, key, len);
+		switch (kt->typlen)
+		{
+			case 1:
+				return CharGetDatum(*(char *) u.bytes);
+			case 2:
+				return Int16GetDatum(*(int16 *) u.bytes);
+			case 4:
+				return Int32GetDatum(*(int32 *) u.bytes);
+			default:
+				return u.align;
+		}
+	}
 	/* the image itself (uuid bytes, or a comparator key), aligned */
-	copy = palloc(Max(len, sizeof(Datum)));
+	copy = palloc(len);
 	memcpy(copy, key, len);
-	return fetch_att(copy, kt->typbyval, kt->typlen);
+	return PointerGetDatum(copy);
+}
+
+void
+cd_varkey_free_output_datum(const CDKeyType *kt, Datum value)
+{
+	if (!kt->typbyval)
+		pfree(DatumGetPointer(value));
 }
 
 bool

@@ -5,7 +5,8 @@
  *	  normalized key, and back.
  *
  * Every type the aggregates accept is described once, by a CDKeyType built
- * from the catalog at the first call of a query (and cached in fn_extra).
+ * from the catalog at the first call of a query (and kept for the query by
+ * registry.h).
  * A fixed-width key is an unsigned integer of 1, 2, 4 or 8 bytes whose
  * unsigned order is the type's btree order and whose equality is the type's
  * "=".  The set (set.h) only ever sees keys, never Datums.
@@ -65,26 +66,19 @@ typedef struct CDKeyType
 	 */
 	bool		has_abbrev;
 	SortSupportData ssup_abbrev;
-	bool		binary_io;		/* serialize with send/receive (else out/in) */
-	FmgrInfo	sendfn;			/* typsend or typoutput */
-	FmgrInfo	recvfn;			/* typreceive or typinput */
-	Oid			ioparam;
+	/* CD_KEY_COMPARATOR: how values are serialized (value_io.h) */
+	struct CDValueIO *vio;
 } CDKeyType;
 
 /* Fill kt for values of type typid; ERROR if the type is not supported. */
 extern void cd_keytype_init(CDKeyType *kt, Oid typid, Oid collation,
 							MemoryContext mcxt);
 
-/*
- * The CDKeyType for typid, cached in *cache (per query); a new one is
- * allocated in mcxt, which must live as long as the sets that use it.
- */
-extern const CDKeyType *cd_keytype_cached(const CDKeyType **cache,
-										  MemoryContext mcxt,
-										  Oid typid, Oid collation);
-
 /* Are two key types the same (so their keys can be merged)? */
 extern bool cd_keytype_equal(const CDKeyType *a, const CDKeyType *b);
+
+/* ERROR (naming what differs) unless cd_keytype_equal(a, b). */
+extern void cd_keytype_check_same(const CDKeyType *a, const CDKeyType *b);
 
 /*
  * Encode one non-NULL value.  Inline: this runs once per input row.
@@ -177,6 +171,8 @@ extern void cd_varkey_write(const CDKeyType *kt, Datum detoasted, char *dst);
 extern Datum cd_varkey_image_datum(const CDKeyType *kt, const char *image);
 extern Datum cd_varkey_output_datum(const CDKeyType *kt, const char *key,
 									Size len);
+/* Free what cd_varkey_output_datum allocated (nothing for by-value types). */
+extern void cd_varkey_free_output_datum(const CDKeyType *kt, Datum value);
 
 static inline int
 cd_varkey_compare_bytes(const char *a, Size alen, const char *b, Size blen)

@@ -3,27 +3,37 @@
  * serialize.c
  *	  The serialized form of a set.
  *
- * Format (version 1), all integers in network byte order:
+ * Format (version 2), all integers in network byte order:
  *
- *	  uint8   format version (1)
+ *	  uint8   format version (2)
  *	  uint8   key encoding (CDKeyEncoding)
  *	  uint8   key width in bytes (0: variable-size keys)
  *	  uint8   reserved, 0
- *	  uint32  value type OID
- *	  uint32  collation OID (0 for types without one)
+ *	  the value type: schema and name, NUL-terminated (value_io.h)
+ *	  the collation: schema and name, or an empty schema for none
  *	  uint32  number of keys, n
  *	  then n keys, strictly increasing:
  *	    fixed-width keys: `width` bytes each;
  *	    CD_KEY_BYTES: uint32 length + the bytes;
- *	    CD_KEY_COMPARATOR: uint32 length + the type's send function's output
- *	      (or its output function's text, for types without binary I/O).
+ *	    CD_KEY_COMPARATOR: the value as cd_value_send writes it (a length,
+ *	      then composites and arrays structurally, other values by their
+ *	      type's send function, in the database encoding).
  *
- * Only distinct values are sent, never addresses, in-memory images or the
- * unsorted tail.  Deserialization trusts nothing: the version; that the type
- * and collation exist and give exactly this encoding and width; every
- * length against the bytes left (before allocating); text encoding; values
- * through the type's receive (or input) function; strictly increasing
- * order; and for fixed-width keys, that each is one that encoding produces.
+ * Nothing in it depends on the node or the process: no OIDs, addresses,
+ * record typmods or in-memory images, so states can travel between the
+ * processes of a parallel query and between the nodes of a cluster (Citus),
+ * where OIDs of enums, extension types and collations differ.  Only
+ * distinct values are sent, never the unsorted tail.
+ *
+ * Deserialization trusts nothing: the version; that the type and collation
+ * exist and give exactly this encoding and width; every length against the
+ * bytes left (before allocating); text encoding; values through the type's
+ * receive (or input) function, each using exactly its length; strictly
+ * increasing order; and for fixed-width keys, that each is one that
+ * encoding produces.
+ *
+ * A serialized state is a bytea, so at most 1 GB: a larger one is refused
+ * with an error before anything is allocated for it.
  *
  *-------------------------------------------------------------------------
  */
@@ -31,13 +41,29 @@
 
 #include "catalog/pg_type.h"
 #include "libpq/pqformat.h"
+#include "miscadmin.h"
 #include "port/pg_bswap.h"
-#include "utils/syscache.h"
+#include "utils/memutils.h"
 
+#include "registry.h"
 #include "serialize.h"
+#include "value_io.h"
 
-#define CD_SERIAL_VERSION		1
-#define CD_SERIAL_HEADER_SIZE	16
+#define CD_SERIAL_VERSION		2
+
+/* the largest serialized state: a bytea's payload */
+#define CD_SERIAL_MAX_SIZE		((Size) (MaxAllocSize - VARHDRSZ))
+
+static void
+too_large(uint32 n, Size size)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+			 errmsg("count_distinct state too large to pass between processes"),
+			 errdetail("The group holds %u distinct values, which take at least %zu bytes serialized; a serialized state is limited to 1 GB.",
+					   n, size),
+			 errhint("Plans without partial aggregation have no such limit: SET max_parallel_workers_per_gather = 0, or group by more columns so that each group holds fewer values.")));
+}
 
 /* the keys, big-endian; the caller has made room for all of them */
 static void
@@ -66,15 +92,37 @@ send_fixed_keys(StringInfo buf, CDSet *set, uint32 n)
 	}
 }
 
-static void
-send_var_keys(StringInfo buf, CDVarSet *set)
+/* bytes of the CD_KEY_BYTES keys, serialized */
+static Size
+bytes_keys_size(CDVarSet *set)
 {
-	const CDKeyType *kt = set->kt;
+	Size		pos = 0;
+	Size		len;
+	Size		total = 0;
+
+	while (cdvar_next(set, &pos, &len) != NULL)
+		total += 4 + len;
+	return total;
+}
+
+typedef struct SendArgs
+{
+	StringInfo	buf;
+	CDVarSet   *set;
+	uint32		n;
+} SendArgs;
+
+static void
+send_var_keys(void *arg)
+{
+	SendArgs   *a = (SendArgs *) arg;
+	const CDKeyType *kt = a->set->kt;
+	StringInfo	buf = a->buf;
 	Size		pos = 0;
 	Size		len;
 	const char *key;
 
-	while ((key = cdvar_next(set, &pos, &len)) != NULL)
+	while ((key = cdvar_next(a->set, &pos, &len)) != NULL)
 	{
 		if (kt->encoding == CD_KEY_BYTES)
 		{
@@ -85,25 +133,14 @@ send_var_keys(StringInfo buf, CDVarSet *set)
 		{
 			Datum		value = cd_varkey_output_datum(kt, key, len);
 
-			if (kt->binary_io)
+			cd_value_send(buf, kt->vio, kt->typid, value);
+			cd_varkey_free_output_datum(kt, value);
+			/* keep below the limit that StringInfo would hit later */
+			if ((Size) buf->len > CD_SERIAL_MAX_SIZE / 2)
 			{
-				bytea	   *b = SendFunctionCall((FmgrInfo *) &kt->sendfn, value);
-
-				pq_sendint32(buf, (uint32) VARSIZE(b) - VARHDRSZ);
-				pq_sendbytes(buf, VARDATA(b), VARSIZE(b) - VARHDRSZ);
-				pfree(b);
+				if ((Size) buf->len + 4 + len > CD_SERIAL_MAX_SIZE)
+					too_large(a->n, (Size) buf->len + 4 + len);
 			}
-			else
-			{
-				char	   *s = OutputFunctionCall((FmgrInfo *) &kt->sendfn, value);
-				Size		slen = strlen(s);
-
-				pq_sendint32(buf, (uint32) slen);
-				pq_sendbytes(buf, s, (int) slen);
-				pfree(s);
-			}
-			if (!kt->typbyval)
-				pfree(DatumGetPointer(value));
 		}
 	}
 }
@@ -113,23 +150,44 @@ cd_serialize(CDSet *set)
 {
 	StringInfoData buf;
 	uint32		n = cdset_count(set);
+	Size		keybytes;
+
+	/* the size of the keys, when known up front: refuse before allocating */
+	if (set->width > 0)
+		keybytes = (Size) n * set->width;
+	else if (set->kt->encoding == CD_KEY_BYTES)
+		keybytes = bytes_keys_size((CDVarSet *) set);
+	else
+		keybytes = (Size) n * 4;	/* at least each value's length */
+	if (keybytes > CD_SERIAL_MAX_SIZE - 4 * NAMEDATALEN - 8)
+		too_large(n, keybytes);
 
 	pq_begintypsend(&buf);
 	pq_sendint8(&buf, CD_SERIAL_VERSION);
 	pq_sendint8(&buf, (uint8) set->kt->encoding);
 	pq_sendint8(&buf, set->width);
 	pq_sendint8(&buf, 0);
-	pq_sendint32(&buf, set->kt->typid);
-	pq_sendint32(&buf, set->kt->collation);
+	cd_send_type_ref(&buf, set->kt->typid);
+	cd_send_collation_ref(&buf, set->kt->collation);
 	pq_sendint32(&buf, n);
 
 	if (set->width > 0)
 	{
-		enlargeStringInfo(&buf, (Size) n * set->width);
+		enlargeStringInfo(&buf, (int) keybytes);
 		send_fixed_keys(&buf, set, n);
 	}
 	else
-		send_var_keys(&buf, (CDVarSet *) set);
+	{
+		SendArgs	args = {&buf, (CDVarSet *) set, n};
+
+		if (set->kt->encoding == CD_KEY_BYTES)
+		{
+			enlargeStringInfo(&buf, (int) keybytes);
+			send_var_keys(&args);
+		}
+		else
+			cd_with_database_encoding(send_var_keys, &args);
+	}
 	return pq_endtypsend(&buf);
 }
 
@@ -195,59 +253,52 @@ receive_fixed_keys(StringInfo buf, const CDKeyType *kt, uint32 n)
 	return set;
 }
 
-static CDSet *
-receive_var_keys(StringInfo buf, const CDKeyType *kt, uint32 n)
+typedef struct ReceiveArgs
 {
+	StringInfo	buf;
+	const CDKeyType *kt;
+	uint32		n;
+	CDVarSet   *set;
+} ReceiveArgs;
+
+static void
+receive_var_keys(void *arg)
+{
+	ReceiveArgs *a = (ReceiveArgs *) arg;
+	StringInfo	buf = a->buf;
+	const CDKeyType *kt = a->kt;
 	CDVarSet   *set;
 	uint32		i;
 	Size		prevpos = 0;
 
 	/* every key takes at least its 4-byte length */
-	if ((Size) (buf->len - buf->cursor) / 4 < n)
+	if ((Size) (buf->len - buf->cursor) / 4 < a->n)
 		invalid_state("The length does not match the number of keys.");
 
 	set = cdvar_create(kt, CurrentMemoryContext, buf->len - buf->cursor, false);
-	for (i = 0; i < n; i++)
+	for (i = 0; i < a->n; i++)
 	{
-		uint32		len = (uint32) pq_getmsgint(buf, 4);
-		const char *bytes;
 		Size		start = set->used;
-
-		if (len > (uint32) (buf->len - buf->cursor))
-			invalid_state("A value's length runs past the end of the state.");
-		bytes = pq_getmsgbytes(buf, (int) len);
 
 		if (kt->encoding == CD_KEY_BYTES)
 		{
+			uint32		len = (uint32) pq_getmsgint(buf, 4);
+			const char *bytes;
+
+			if (len > (uint32) (buf->len - buf->cursor))
+				invalid_state("A value's length runs past the end of the state.");
+			bytes = pq_getmsgbytes(buf, (int) len);
 			if (!cd_varkey_is_valid(kt, bytes, len))
 				invalid_state("A value is not valid for its type.");
 			cdvar_add_key(set, bytes, len);
 		}
 		else
 		{
-			Datum		value;
+			Datum		value = cd_value_recv(buf, kt->vio, kt->typid, -1);
 
-			if (kt->binary_io)
-			{
-				StringInfoData vbuf;
-
-				vbuf.data = (char *) bytes;
-				vbuf.len = (int) len;
-				vbuf.maxlen = (int) len;
-				vbuf.cursor = 0;
-				value = ReceiveFunctionCall((FmgrInfo *) &kt->recvfn, &vbuf,
-											kt->ioparam, -1);
-			}
-			else
-			{
-				char	   *s = pnstrdup(bytes, len);
-
-				if (strlen(s) != len)
-					invalid_state("A value contains a zero byte.");
-				value = InputFunctionCall((FmgrInfo *) &kt->recvfn, s,
-										  kt->ioparam, -1);
-			}
 			cdvar_add(set, value);
+			if (!kt->typbyval)
+				pfree(DatumGetPointer(value));
 		}
 
 		/* strictly increasing: compare with the previous entry */
@@ -257,25 +308,61 @@ receive_var_keys(StringInfo buf, const CDKeyType *kt, uint32 n)
 			Size		bpos = start;
 			Size		alen = 0;
 			Size		blen = 0;
-			const char *a = cdvar_next(set, &apos, &alen);
-			const char *b = cdvar_next(set, &bpos, &blen);
+			const char *ka = cdvar_next(set, &apos, &alen);
+			const char *kb = cdvar_next(set, &bpos, &blen);
 
-			if (cdvar_compare(set, a, alen, b, blen) >= 0)
+			if (cdvar_compare(set, ka, alen, kb, blen) >= 0)
 				invalid_state("The values are not strictly increasing.");
 		}
 		prevpos = start;
 		/* all checked so far: sorted (so growing never compacts them) */
 		set->nsorted = set->nall;
 		set->sortedbytes = set->used;
+		if ((i & 0xFFF) == 0xFFF)
+			CHECK_FOR_INTERRUPTS();
 	}
 	set->nsorted = set->nall;
 	set->sortedbytes = set->used;
-	return (CDSet *) set;
+	a->set = set;
+}
+
+/*
+ * The value type and collation named by the header's references (at
+ * buf->cursor), resolved once per distinct header bytes.
+ */
+static void
+receive_refs(StringInfo buf, CDStateRefCache *cache, Oid *typid,
+			 Oid *collation)
+{
+	int			start = buf->cursor;
+	const char *refs = buf->data + start;
+
+	if (cache != NULL && cache->refs != NULL &&
+		cache->refslen <= buf->len - start &&
+		memcmp(cache->refs, refs, cache->refslen) == 0)
+	{
+		buf->cursor += cache->refslen;
+		*typid = cache->typid;
+		*collation = cache->collation;
+		return;
+	}
+	*typid = cd_recv_type_ref(buf);
+	*collation = cd_recv_collation_ref(buf);
+	if (cache != NULL)
+	{
+		if (cache->refs != NULL)
+			pfree(cache->refs);
+		cache->refslen = buf->cursor - start;
+		cache->refs = MemoryContextAlloc(cache->mcxt, cache->refslen);
+		memcpy(cache->refs, refs, cache->refslen);
+		cache->typid = *typid;
+		cache->collation = *collation;
+	}
 }
 
 CDSet *
-cd_deserialize(const char *data, Size len,
-			   const CDKeyType **ktcache, MemoryContext ktmcxt)
+cd_deserialize(FunctionCallInfo fcinfo, const char *data, Size len,
+			   CDStateRefCache *cache)
 {
 	StringInfoData buf;
 	int			version;
@@ -288,7 +375,7 @@ cd_deserialize(const char *data, Size len,
 	const CDKeyType *kt;
 	CDSet	   *set;
 
-	if (len < CD_SERIAL_HEADER_SIZE || len > (Size) PG_INT32_MAX)
+	if (len < 4 || len > CD_SERIAL_MAX_SIZE)
 		invalid_state("The state is shorter than its header.");
 
 	/* read-only view of the bytes */
@@ -301,18 +388,12 @@ cd_deserialize(const char *data, Size len,
 	encoding = pq_getmsgbyte(&buf);
 	width = pq_getmsgbyte(&buf);
 	reserved = pq_getmsgbyte(&buf);
-	typid = (Oid) pq_getmsgint(&buf, 4);
-	collation = (Oid) pq_getmsgint(&buf, 4);
-	n = (uint32) pq_getmsgint(&buf, 4);
-
 	if (version != CD_SERIAL_VERSION || reserved != 0)
 		invalid_state("Unknown format version.");
-	if (!SearchSysCacheExists1(TYPEOID, ObjectIdGetDatum(typid)))
-		invalid_state("The value type does not exist.");
-	if (OidIsValid(collation) &&
-		!SearchSysCacheExists1(COLLOID, ObjectIdGetDatum(collation)))
-		invalid_state("The collation does not exist.");
-	kt = cd_keytype_cached(ktcache, ktmcxt, typid, collation);
+	receive_refs(&buf, cache, &typid, &collation);
+	n = (uint32) pq_getmsgint(&buf, 4);
+
+	kt = cd_registry_keytype(fcinfo, typid, collation);
 	if (kt->encoding != encoding || kt->width != width ||
 		kt->collation != collation)
 		invalid_state("The key encoding does not match the value type.");
@@ -320,7 +401,15 @@ cd_deserialize(const char *data, Size len,
 	if (width > 0)
 		set = receive_fixed_keys(&buf, kt, n);
 	else
-		set = receive_var_keys(&buf, kt, n);
+	{
+		ReceiveArgs args = {&buf, kt, n, NULL};
+
+		if (kt->encoding == CD_KEY_BYTES)
+			receive_var_keys(&args);
+		else
+			cd_with_database_encoding(receive_var_keys, &args);
+		set = (CDSet *) args.set;
+	}
 	pq_getmsgend(&buf);
 	return set;
 }

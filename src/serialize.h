@@ -18,11 +18,25 @@
 extern bytea *cd_serialize(CDSet *set);
 
 /*
- * A set from bytes made by cd_serialize, allocated in CurrentMemoryContext;
- * any other bytes raise an ERROR.  The key type is cached in *ktcache, new
- * ones allocated in ktmcxt.
+ * What deserialization remembers between calls of one call site (may be
+ * kept in fn_extra; zeroed at first): the last header's type and
+ * collation references and what they resolved to.
  */
-extern CDSet *cd_deserialize(const char *data, Size len,
-							 const CDKeyType **ktcache, MemoryContext ktmcxt);
+typedef struct CDStateRefCache
+{
+	MemoryContext mcxt;			/* where refs is allocated */
+	char	   *refs;
+	int			refslen;
+	Oid			typid;
+	Oid			collation;
+} CDStateRefCache;
+
+/*
+ * A set from bytes made by cd_serialize, allocated in CurrentMemoryContext;
+ * any other bytes raise an ERROR.  Its key type comes from registry.h for
+ * fcinfo's query.  cache may be NULL.
+ */
+extern CDSet *cd_deserialize(FunctionCallInfo fcinfo, const char *data,
+							 Size len, CDStateRefCache *cache);
 
 #endif							/* CD_SERIALIZE_H */

@@ -24,6 +24,7 @@
 
 #include "miscadmin.h"
 #include "port/pg_bitutils.h"
+#include "utils/array.h"
 #include "utils/memutils.h"
 
 #include "compat.h"
@@ -325,6 +326,16 @@ cdset_output_datums(CDSet *set, uint32 *n)
 	uint32		count = cdset_count(set);
 	uint32		i;
 
+	/* refuse before decoding anything what no array can hold */
+	if (count > MaxArraySize ||
+		(set->width > 0 ? (Size) count * set->kt->typlen :
+		 ((CDVarSet *) set)->used) > MaxAllocSize)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("too many distinct values for one array: %u", count),
+				 errdetail("An array holds at most %d elements and 1 GB.",
+						   (int) MaxArraySize),
+				 errhint("count_distinct has no such limit; or group by more columns so that each group holds fewer values.")));
 	values = palloc_extended(Max(count, 1) * sizeof(Datum), MCXT_ALLOC_HUGE);
 	if (set->width > 0)
 	{

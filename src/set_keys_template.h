@@ -28,6 +28,8 @@ CDS_NAME(unique) (void *dst_, const void *src_, size_t n)
 	{
 		if (src[i] != dst[out - 1])
 			dst[out++] = src[i];
+		if ((i & 0xFFFFF) == 0)
+			CHECK_FOR_INTERRUPTS();
 	}
 	return out;
 }
@@ -90,12 +92,12 @@ CDS_NAME(remove_present) (const void *a_, size_t na, void *b_, size_t nb)
 	{
 		CDS_KEY		k = b[j];
 
+		if ((j & 0xFFFF) == 0xFFFF)
+			CHECK_FOR_INTERRUPTS();
 		lo = CDS_NAME(lower_bound_from) (a, na, lo, k, linear);
 		if (lo < na && a[lo] == k)
 			continue;
 		b[out++] = k;
-		if ((j & 0xFFFF) == 0)
-			CHECK_FOR_INTERRUPTS();
 	}
 	return out;
 }

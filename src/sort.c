@@ -71,6 +71,7 @@ cd_sort_keys(void *keys, void *scratch, size_t n, int width)
 #define ST_ELEMENT_TYPE CDVarItem
 #define ST_COMPARE(a, b) cd_compare_bytes_abbrev((a)->key, (a)->len, (a)->prefix, \
 												 (b)->key, (b)->len, (b)->prefix)
+#define ST_CHECK_FOR_INTERRUPTS
 #define ST_SCOPE
 #define ST_DEFINE
 #include "lib/sort_template.h"
@@ -79,6 +80,7 @@ cd_sort_keys(void *keys, void *scratch, size_t n, int width)
 #define ST_ELEMENT_TYPE CDVarItem
 #define ST_COMPARE(a, b, ssup) ApplySortComparator((a)->datum, false, (b)->datum, false, ssup)
 #define ST_COMPARE_ARG_TYPE SortSupportData
+#define ST_CHECK_FOR_INTERRUPTS
 #define ST_SCOPE
 #define ST_DEFINE
 #include "lib/sort_template.h"
@@ -87,6 +89,7 @@ cd_sort_keys(void *keys, void *scratch, size_t n, int width)
 #define ST_ELEMENT_TYPE CDVarItem
 #define ST_COMPARE(a, b, ssup) cd_compare_varitems_abbrev(a, b, ssup)
 #define ST_COMPARE_ARG_TYPE SortSupportData
+#define ST_CHECK_FOR_INTERRUPTS
 #define ST_SCOPE
 #define ST_DEFINE
 #include "lib/sort_template.h"
@@ -95,6 +98,7 @@ cd_sort_keys(void *keys, void *scratch, size_t n, int width)
 #define ST_ELEMENT_TYPE Datum
 #define ST_COMPARE(a, b, ssup) ApplySortComparator(*(a), false, *(b), false, ssup)
 #define ST_COMPARE_ARG_TYPE SortSupportData
+#define ST_CHECK_FOR_INTERRUPTS
 #define ST_SCOPE
 #define ST_DEFINE
 #include "lib/sort_template.h"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fuzzing of state decoding and merging: builds test/fuzz/fuzz_state (libFuzzer
+# Fuzzing of state decoding and merging, and the size limits of states: builds test/fuzz/fuzz_state (libFuzzer
 # + AddressSanitizer + UBSan, src/serialize.c, set.c, sort.c, key.c outside
 # the server, see test/fuzz/), replays the committed seed corpus, then fuzzes
 # for CD_FUZZ_SECONDS (default 60; CD_LONG=1: 1800).
@@ -30,6 +30,12 @@ trap 'rm -rf "$work"' EXIT
 "$here/build.sh" "$work/fuzz_state" >"$work/build.log" 2>&1 || { cat "$work/build.log"; fail "the harness did not build"; }
 
 passed=0
+# 0. size limits: states over 1 GB serialized, or too large for an array,
+#    are refused with 54000 before anything is allocated
+CD_FUZZ_LIMITS=1 "$work/fuzz_state" >"$work/limits.log" 2>&1 || { cat "$work/limits.log"; fail "size limits"; }
+cat "$work/limits.log"
+passed=$((passed + 1))
+
 # 1. the seed corpus, each input once
 "$work/fuzz_state" "$here"/corpus/* >"$work/replay.log" 2>&1 || { tail -40 "$work/replay.log"; fail "replaying the seed corpus"; }
 echo "ok: replayed $(ls "$here/corpus" | wc -l) seed inputs"

@@ -30,12 +30,35 @@
 #include "fmgr.h"
 
 #include "key.h"
+#include "registry.h"
 #include "serialize.h"
 #include "set.h"
 #include "pgstub.h"
 
-/* header size of the serialized form (serialize.c), and where n is */
-#define HDR 16
+/*
+ * The header of the serialized form (serialize.c): 4 bytes, the type's
+ * schema and name and the collation's schema (empty here), each
+ * NUL-terminated, then n.  Returns the header's size (n is in its last 4
+ * bytes), or 0 if data holds no complete header.
+ */
+static size_t
+header_size(const uint8_t *data, size_t size)
+{
+	size_t		pos = 4;
+
+	for (int i = 0; i < 3; i++)
+	{
+		const uint8_t *nul;
+
+		if (pos >= size)
+			return 0;
+		nul = memchr(data + pos, 0, size - pos);
+		if (nul == NULL)
+			return 0;
+		pos = nul - data + 1;
+	}
+	return pos + 4 <= size ? pos + 4 : 0;
+}
 
 #define CHECK(cond, what) \
 	do { if (!(cond)) { fprintf(stderr, "fuzz_state: check failed: %s (%s:%d)\n", what, __FILE__, __LINE__); abort(); } } while (0)
@@ -80,9 +103,9 @@ check_set(CDSet *s, const uint64 *expect, size_t n, const char *what)
 
 /* decode bytes that must be valid (an ERROR aborts) */
 static CDSet *
-must_deserialize(const char *data, Size len, const CDKeyType **ktcache)
+must_deserialize(const char *data, Size len)
 {
-	return cd_deserialize(data, len, ktcache, stub_cxt_fn);
+	return cd_deserialize(NULL, data, len, NULL);
 }
 
 /*
@@ -111,7 +134,6 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	sigjmp_buf	jb;
-	const CDKeyType *ktcache = NULL;
 	CDAlloc    *alloc;
 	CDSet	   *volatile a = NULL;
 	CDSet	   *b;
@@ -127,6 +149,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t		nb;
 	size_t		nref;
 	size_t		i;
+	size_t		HDR;
 
 	CurrentMemoryContext = stub_cxt_query;
 
@@ -137,6 +160,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		stub_error_jmp = NULL;
 		CHECK(stub_last_sqlstate == ERRCODE_INVALID_BINARY_REPRESENTATION ||
 			  stub_last_sqlstate == ERRCODE_PROTOCOL_VIOLATION ||
+			  stub_last_sqlstate == ERRCODE_UNDEFINED_OBJECT ||
 			  stub_last_sqlstate == ERRCODE_FEATURE_NOT_SUPPORTED ||
 			  stub_last_sqlstate == ERRCODE_UNDEFINED_FUNCTION ||
 			  stub_last_sqlstate == ERRCODE_PROGRAM_LIMIT_EXCEEDED ||
@@ -146,15 +170,16 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		stub_reset(stub_cxt_fn);
 		return 0;
 	}
-	a = cd_deserialize((const char *) data, size, &ktcache, stub_cxt_fn);
+	a = cd_deserialize(NULL, (const char *) data, size, NULL);
 	stub_error_jmp = NULL;		/* from here on, an ERROR is a bug */
 
 	/* the accepted state */
-	CHECK(size >= HDR, "accepted a state shorter than its header");
+	HDR = header_size(data, size);
+	CHECK(HDR > 0, "accepted a state shorter than its header");
 	n = ((size_t) data[HDR - 4] << 24) | ((size_t) data[HDR - 3] << 16) |
 		((size_t) data[HDR - 2] << 8) | data[HDR - 1];
 	CHECK(a->width > 0, "the stub types are all fixed-width");
-	CHECK(data[8] == 0 && data[9] == 0 && data[10] == 0 && data[11] == 0,
+	CHECK(data[HDR - 5] == 0 && data[HDR - 6] == 0,
 		  "accepted a collation for a fixed-width key");
 	CHECK(a->width == data[2] && (int) a->kt->encoding == data[1], "header fields");
 	CHECK(size == HDR + n * a->width, "length");
@@ -221,7 +246,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	/* the union survives a round trip */
 	ser = cd_serialize(u1);
-	r = must_deserialize(VARDATA(ser), VARSIZE(ser) - VARHDRSZ, &ktcache);
+	r = must_deserialize(VARDATA(ser), VARSIZE(ser) - VARHDRSZ);
 	check_set(r, ref, nref, "union after a round trip");
 	ser2 = cd_serialize(r);
 	CHECK(VARSIZE(ser) == VARSIZE(ser2) && memcmp(ser, ser2, VARSIZE(ser)) == 0,
@@ -290,12 +315,80 @@ write_corpus(const char *dir)
 	printf("wrote %d states to %s\n", nfiles, dir);
 }
 
+/*
+ * CD_FUZZ_LIMITS=1: states too large for PostgreSQL's 1 GB limit on a
+ * serialized state, or for an array, must be refused with SQLSTATE 54000
+ * before anything is allocated or decoded.  The sets are headers only (no
+ * keys behind them), so touching a key, or allocating for them (the stub
+ * refuses requests over 64 MB with 53200), fails the check.
+ */
+static void
+check_limits(void)
+{
+	static const struct
+	{
+		Oid			typid;
+		uint32		n;
+		bool		as_array;
+	}			cases[] = {
+		{INT4OID, 300000000, false},	/* 1.2 GB of keys */
+		{INT8OID, 140000000, false},	/* 1.1 GB */
+		{INT8OID, 536870912, false},	/* 4 GB: wraps a 32-bit size */
+		{INT2OID, 4294967294u, false},	/* the most keys a set holds */
+		{INT4OID, 140000000, true},	/* more than MaxArraySize elements */
+		{INT2OID, 4000000000u, true},	/* far more */
+	};
+
+	for (size_t i = 0; i < lengthof(cases); i++)
+	{
+		sigjmp_buf	jb;
+		const CDKeyType *kt;
+		CDSet	   *set;
+		uint32		n;
+
+		CurrentMemoryContext = stub_cxt_query;
+		kt = cd_registry_keytype(NULL, cases[i].typid, InvalidOid);
+		set = palloc(sizeof(CDSet));
+		set->kt = kt;
+		set->width = kt->width;
+		set->flags = 0;
+		set->nall = set->nsorted = set->capacity = cases[i].n;
+
+		stub_error_jmp = &jb;
+		if (sigsetjmp(jb, 0) == 0)
+		{
+			if (cases[i].as_array)
+				(void) cdset_output_datums(set, &n);
+			else
+				(void) cd_serialize(set);
+			stub_error_jmp = NULL;
+			CHECK(false, "a state over the limit was not refused");
+		}
+		stub_error_jmp = NULL;
+		if (stub_last_sqlstate != ERRCODE_PROGRAM_LIMIT_EXCEEDED)
+			fprintf(stderr, "case %zu: SQLSTATE code %d\n", i,
+					stub_last_sqlstate);
+		CHECK(stub_last_sqlstate == ERRCODE_PROGRAM_LIMIT_EXCEEDED,
+			  "a state over the limit was refused with the wrong SQLSTATE");
+		printf("ok: %u keys of type %u refused as %s (54000)\n", cases[i].n,
+			   cases[i].typid, cases[i].as_array ? "an array" : "a serialized state");
+		stub_reset(stub_cxt_query);
+		stub_reset(stub_cxt_fn);
+	}
+}
+
 int
 LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	const char *dir = getenv("CD_FUZZ_WRITE_CORPUS");
+	const char *limits = getenv("CD_FUZZ_LIMITS");
 
 	stub_init();
+	if (limits != NULL && *limits != '\0')
+	{
+		check_limits();
+		exit(0);
+	}
 	if (dir != NULL && *dir != '\0')
 	{
 		write_corpus(dir);

@@ -420,22 +420,25 @@ pq_getmsgend(StringInfo msg)
 /* ---- types ---- */
 
 static const StubType stub_types[] = {
-	{BOOLOID, InvalidOid, 1, true, 'c'},
-	{CHAROID, InvalidOid, 1, true, 'c'},
-	{INT2OID, InvalidOid, 2, true, 's'},
-	{INT4OID, InvalidOid, 4, true, 'i'},
-	{INT8OID, InvalidOid, 8, true, 'd'},
-	{OIDOID, InvalidOid, 4, true, 'i'},
-	{FLOAT4OID, InvalidOid, 4, true, 'i'},
-	{FLOAT8OID, InvalidOid, 8, true, 'd'},
-	{CASHOID, InvalidOid, 8, true, 'd'},
-	{DATEOID, InvalidOid, 4, true, 'i'},
-	{TIMEOID, InvalidOid, 8, true, 'd'},
-	{TIMESTAMPOID, InvalidOid, 8, true, 'd'},
-	{TIMESTAMPTZOID, InvalidOid, 8, true, 'd'},
-	{STUB_DOMAIN_INT4, INT4OID, 4, true, 'i'},	/* a domain over int4 */
-	{STUB_DOMAIN_FLOAT8, FLOAT8OID, 8, true, 'd'},	/* a domain over float8 */
-	{POINTOID, InvalidOid, 16, false, 'd'},	/* exists, not supported */
+	{BOOLOID, InvalidOid, 1, true, 'c', "pg_catalog", "bool"},
+	{CHAROID, InvalidOid, 1, true, 'c', "pg_catalog", "char"},
+	{INT2OID, InvalidOid, 2, true, 's', "pg_catalog", "int2"},
+	{INT4OID, InvalidOid, 4, true, 'i', "pg_catalog", "int4"},
+	{INT8OID, InvalidOid, 8, true, 'd', "pg_catalog", "int8"},
+	{OIDOID, InvalidOid, 4, true, 'i', "pg_catalog", "oid"},
+	{FLOAT4OID, InvalidOid, 4, true, 'i', "pg_catalog", "float4"},
+	{FLOAT8OID, InvalidOid, 8, true, 'd', "pg_catalog", "float8"},
+	{CASHOID, InvalidOid, 8, true, 'd', "pg_catalog", "money"},
+	{DATEOID, InvalidOid, 4, true, 'i', "pg_catalog", "date"},
+	{TIMEOID, InvalidOid, 8, true, 'd', "pg_catalog", "time"},
+	{TIMESTAMPOID, InvalidOid, 8, true, 'd', "pg_catalog", "timestamp"},
+	{TIMESTAMPTZOID, InvalidOid, 8, true, 'd', "pg_catalog", "timestamptz"},
+	/* a domain over int4 */
+	{STUB_DOMAIN_INT4, INT4OID, 4, true, 'i', "public", "dom_int4"},
+	/* a domain over float8 */
+	{STUB_DOMAIN_FLOAT8, FLOAT8OID, 8, true, 'd', "public", "dom_float8"},
+	/* exists, not supported */
+	{POINTOID, InvalidOid, 16, false, 'd', "pg_catalog", "point"},
 	{0}
 };
 
@@ -487,12 +490,113 @@ errhint(const char *fmt,...)
 	return 0;
 }
 
+/* ---- value_io.h: type references by name; no collations ---- */
+
+#include "registry.h"
+#include "value_io.h"
+
+#if PG_VERSION_NUM >= 160000
+void
+appendBinaryStringInfo(StringInfo str, const void *data, int datalen)
+#else
+void
+appendBinaryStringInfo(StringInfo str, const char *data, int datalen)
+#endif
+{
+	enlargeStringInfo(str, datalen);
+	memcpy(str->data + str->len, data, datalen);
+	str->len += datalen;
+	str->data[str->len] = '\0';
+}
+
+static void
+stub_send_cstring(StringInfo buf, const char *s)
+{
+	appendBinaryStringInfo(buf, s, (int) strlen(s) + 1);
+}
+
+static const char *
+stub_recv_cstring(StringInfo buf)
+{
+	const char *s = buf->data + buf->cursor;
+	const char *end = memchr(s, '\0', buf->len - buf->cursor);
+
+	if (end == NULL || end - s >= NAMEDATALEN)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+				 errmsg("invalid count_distinct state")));
+	buf->cursor += end - s + 1;
+	return s;
+}
+
+void
+cd_send_type_ref(StringInfo buf, Oid typid)
+{
+	const StubType *t = stub_type(typid);
+
+	if (t == NULL)
+		elog(ERROR, "cache lookup failed for type %u", typid);
+	stub_send_cstring(buf, t->nspname);
+	stub_send_cstring(buf, t->typname);
+}
+
+Oid
+cd_recv_type_ref(StringInfo buf)
+{
+	const char *nspname = stub_recv_cstring(buf);
+	const char *typname = stub_recv_cstring(buf);
+
+	for (const StubType *t = stub_types; t->typid != InvalidOid; t++)
+		if (strcmp(t->nspname, nspname) == 0 && strcmp(t->typname, typname) == 0)
+			return t->typid;
+	ereport(ERROR,
+			(errcode(ERRCODE_UNDEFINED_OBJECT),
+			 errmsg("type does not exist")));
+	return InvalidOid;
+}
+
+void
+cd_send_collation_ref(StringInfo buf, Oid collation)
+{
+	if (OidIsValid(collation))
+		elog(ERROR, "stub: no collations");
+	stub_send_cstring(buf, "");
+}
+
+Oid
+cd_recv_collation_ref(StringInfo buf)
+{
+	const char *nspname = stub_recv_cstring(buf);
+
+	if (*nspname == '\0')
+		return InvalidOid;
+	(void) stub_recv_cstring(buf);
+	ereport(ERROR,
+			(errcode(ERRCODE_UNDEFINED_OBJECT),
+			 errmsg("collation does not exist")));
+	return InvalidOid;
+}
+
+/* the query's key types: allocated per input, in the function context */
+const CDKeyType *
+cd_registry_keytype(FunctionCallInfo fcinfo, Oid typid, Oid collation)
+{
+	CDKeyType  *kt = MemoryContextAlloc(stub_cxt_fn, sizeof(CDKeyType));
+
+	cd_keytype_init(kt, typid, collation, stub_cxt_fn);
+	return kt;
+}
+
 /* ---- the variable-size key path: never reached with the types above ---- */
 
 #define STUB_UNREACHABLE(name) \
 	do { fprintf(stderr, "stub: %s reached (variable-size path)\n", name); abort(); } while (0)
 
 int GetDatabaseEncoding(void) { STUB_UNREACHABLE("GetDatabaseEncoding"); }
+CDValueIO *cd_value_io_create(MemoryContext mcxt) { STUB_UNREACHABLE("cd_value_io_create"); }
+void cd_value_send(StringInfo buf, CDValueIO *vio, Oid typid, Datum value) { STUB_UNREACHABLE("cd_value_send"); }
+Datum cd_value_recv(StringInfo buf, CDValueIO *vio, Oid typid, int32 typmod) { STUB_UNREACHABLE("cd_value_recv"); }
+void cd_with_database_encoding(void (*fn) (void *), void *arg) { STUB_UNREACHABLE("cd_with_database_encoding"); }
 Datum InputFunctionCall(FmgrInfo *flinfo, char *str, Oid typioparam, int32 typmod) { STUB_UNREACHABLE("InputFunctionCall"); }
 char *OutputFunctionCall(FmgrInfo *flinfo, Datum val) { STUB_UNREACHABLE("OutputFunctionCall"); }
 Datum ReceiveFunctionCall(FmgrInfo *flinfo, StringInfo buf, Oid typioparam, int32 typmod) { STUB_UNREACHABLE("ReceiveFunctionCall"); }
@@ -503,6 +607,7 @@ void ReleaseSysCache(HeapTuple tuple) { STUB_UNREACHABLE("ReleaseSysCache"); }
 void fmgr_info_cxt(Oid functionId, FmgrInfo *finfo, MemoryContext mcxt) { STUB_UNREACHABLE("fmgr_info_cxt"); }
 Oid getTypeIOParam(HeapTuple typeTuple) { STUB_UNREACHABLE("getTypeIOParam"); }
 bool get_collation_isdeterministic(Oid colloid) { STUB_UNREACHABLE("get_collation_isdeterministic"); }
+char *get_collation_name(Oid colloid) { STUB_UNREACHABLE("get_collation_name"); }
 bool lc_collate_is_c(Oid collation) { STUB_UNREACHABLE("lc_collate_is_c"); }
 struct varlena *pg_detoast_datum_packed(struct varlena *datum) { STUB_UNREACHABLE("pg_detoast_datum_packed"); }
 bool pg_verify_mbstr(int encoding, const char *mbstr, int len, bool noError) { STUB_UNREACHABLE("pg_verify_mbstr"); }

@@ -31,6 +31,8 @@ typedef struct StubType
 	int16		typlen;
 	bool		typbyval;
 	char		typalign;
+	const char *nspname;		/* how serialized states name it */
+	const char *typname;
 } StubType;
 
 extern MemoryContext stub_cxt_query;

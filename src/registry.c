@@ -1,0 +1,147 @@
+/*-------------------------------------------------------------------------
+ *
+ * registry.c
+ *	  Key types per query and allocators per aggregate context (see
+ *	  registry.h).
+ *
+ * Both registries are short lists in backend memory whose entries live in
+ * the memory context they belong to; a reset callback on that context
+ * unlinks them.  Entries are looked up only when a state is created or has
+ * to grow, never per row.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "nodes/execnodes.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+
+#include "registry.h"
+
+typedef struct KeyTypeEntry
+{
+	struct KeyTypeEntry *next;
+	MemoryContext querycxt;
+	Oid			typid;
+	Oid			collation;		/* the input collation, as passed */
+	CDKeyType	kt;
+} KeyTypeEntry;
+
+typedef struct AllocEntry
+{
+	struct AllocEntry *next;
+	CDAlloc		alloc;
+} AllocEntry;
+
+/* the registries' heads and the contexts whose reset empties them */
+static KeyTypeEntry *keytypes = NULL;
+static AllocEntry *allocs = NULL;
+
+static void
+forget_keytypes(void *arg)
+{
+	MemoryContext querycxt = (MemoryContext) arg;
+	KeyTypeEntry **p = &keytypes;
+
+	while (*p != NULL)
+	{
+		if ((*p)->querycxt == querycxt)
+			*p = (*p)->next;
+		else
+			p = &(*p)->next;
+	}
+}
+
+static void
+forget_alloc(void *arg)
+{
+	AllocEntry **p = &allocs;
+
+	while (*p != NULL)
+	{
+		if (*p == (AllocEntry *) arg)
+		{
+			*p = (*p)->next;
+			break;
+		}
+		p = &(*p)->next;
+	}
+}
+
+/* The executor's per-query context of the aggregate being run. */
+static MemoryContext
+query_context(FunctionCallInfo fcinfo)
+{
+	if (fcinfo->context != NULL &&
+		(IsA(fcinfo->context, AggState) || IsA(fcinfo->context, WindowAggState)))
+		return ((PlanState *) fcinfo->context)->state->es_query_cxt;
+	ereport(ERROR,
+			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+			 errmsg("count_distinct support functions can only be called as part of an aggregate")));
+	pg_unreachable();
+}
+
+const CDKeyType *
+cd_registry_keytype(FunctionCallInfo fcinfo, Oid typid, Oid collation)
+{
+	MemoryContext querycxt = query_context(fcinfo);
+	KeyTypeEntry *e;
+	bool		first = true;
+
+	for (e = keytypes; e != NULL; e = e->next)
+	{
+		if (e->querycxt != querycxt)
+			continue;
+		first = false;
+		if (e->typid == typid && e->collation == collation)
+			return &e->kt;
+	}
+
+	e = MemoryContextAllocZero(querycxt, sizeof(KeyTypeEntry));
+	cd_keytype_init(&e->kt, typid, collation, querycxt);
+	e->querycxt = querycxt;
+	e->typid = typid;
+	e->collation = collation;
+	if (first)
+	{
+		MemoryContextCallback *cb = MemoryContextAlloc(querycxt,
+													   sizeof(MemoryContextCallback));
+
+		cb->func = forget_keytypes;
+		cb->arg = querycxt;
+		MemoryContextRegisterResetCallback(querycxt, cb);
+	}
+	e->next = keytypes;
+	keytypes = e;
+	return &e->kt;
+}
+
+CDAlloc *
+cd_registry_alloc(FunctionCallInfo fcinfo, MemoryContext aggcontext,
+				  CDAlloc *local)
+{
+	AllocEntry *e;
+	MemoryContextCallback *cb;
+
+	for (e = allocs; e != NULL; e = e->next)
+	{
+		if (e->alloc.aggcontext == aggcontext)
+			return &e->alloc;
+	}
+	if (!cd_alloc_is_hash_context(fcinfo, aggcontext))
+	{
+		cd_alloc_init(local, aggcontext, false);
+		return local;
+	}
+
+	e = MemoryContextAlloc(aggcontext, sizeof(AllocEntry));
+	cd_alloc_init(&e->alloc, aggcontext, true);
+	cb = MemoryContextAlloc(aggcontext, sizeof(MemoryContextCallback));
+	cb->func = forget_alloc;
+	cb->arg = e;
+	MemoryContextRegisterResetCallback(aggcontext, cb);
+	e->next = allocs;
+	allocs = e;
+	return &e->alloc;
+}

@@ -1,0 +1,44 @@
+/*-------------------------------------------------------------------------
+ *
+ * registry.h
+ *	  What states point to, kept where it outlives them: key types per
+ *	  query, allocators per aggregate context.
+ *
+ * A state (set.h) points to its key type, and under hash aggregation it
+ * lives in an allocator's memory.  Neither may depend on what the caller
+ * keeps in flinfo->fn_extra: the executor keeps fn_extra for the whole
+ * query, but other callers (Citus calls the support functions through a
+ * bare fmgr_info() on every row) start each call with an empty one.  So
+ * key types are registered per query (allocated in the executor's query
+ * context, found again by type and collation) and allocators per aggregate
+ * context (forgotten when that context is reset).  fn_extra only caches the
+ * last answer.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef CD_REGISTRY_H
+#define CD_REGISTRY_H
+
+#include "postgres.h"
+
+#include "fmgr.h"
+
+#include "alloc.h"
+#include "key.h"
+
+/*
+ * The key type of values of typid under collation, for the query fcinfo's
+ * aggregate runs in (created at the first call; ERROR if the type is not
+ * supported).  Lives until the query ends.
+ */
+extern const CDKeyType *cd_registry_keytype(FunctionCallInfo fcinfo,
+											Oid typid, Oid collation);
+
+/*
+ * The allocator for sets in aggcontext (see alloc.h): registered for a hash
+ * table's context; for any other, *local, set up for this call.
+ */
+extern CDAlloc *cd_registry_alloc(FunctionCallInfo fcinfo,
+								  MemoryContext aggcontext, CDAlloc *local);
+
+#endif							/* CD_REGISTRY_H */

@@ -1,0 +1,606 @@
+/*-------------------------------------------------------------------------
+ *
+ * value_io.c
+ *	  Node-independent values, types and collations (see value_io.h).
+ *
+ * A value is written as a 4-byte length and then:
+ *	  composite (named or anonymous): uint16 number of columns; for an
+ *	    anonymous record, each column's type (by name), typmod and collation
+ *	    (by name); then per column a 1-byte NULL flag and, if not NULL, the
+ *	    column's value (recursively);
+ *	  array: uint8 dimensions; per dimension int32 length and lower bound;
+ *	    per element a NULL flag and, if not NULL, the element (recursively);
+ *	  domain: its base type's value (checked against the domain on reading);
+ *	  anything else: the type's send function's bytes (binary I/O), or its
+ *	    output function's text (types without binary I/O).
+ * A type or collation is written as two NUL-terminated strings, its schema
+ * and its name (an empty schema: no collation).
+ *
+ * Reading trusts nothing: every length is checked against the bytes left,
+ * each value must use exactly its length, nesting depth is bounded by the
+ * stack check, and the leaves go through the types' receive or input
+ * functions (which validate their input, as for COPY).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/htup_details.h"
+#include "access/tupdesc.h"
+#include "catalog/namespace.h"
+#include "catalog/pg_collation.h"
+#include "catalog/pg_type.h"
+#include "funcapi.h"
+#include "libpq/pqformat.h"
+#include "mb/pg_wchar.h"
+#include "miscadmin.h"
+#include "nodes/value.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+#include "utils/syscache.h"
+#include "utils/typcache.h"
+
+#include "compat.h"
+#include "value_io.h"
+
+typedef enum TypeShape
+{
+	SHAPE_LEAF,
+	SHAPE_COMPOSITE,
+	SHAPE_ARRAY,
+	SHAPE_DOMAIN
+} TypeShape;
+
+typedef struct TypeIO
+{
+	struct TypeIO *next;
+	Oid			typid;
+	TypeShape	shape;
+	Oid			basetypid;		/* SHAPE_DOMAIN */
+	int32		basetypmod;
+	Oid			elemtype;		/* SHAPE_ARRAY */
+	int16		elemlen;
+	bool		elembyval;
+	char		elemalign;
+	bool		binary;			/* SHAPE_LEAF: send/receive, else out/in */
+	FmgrInfo	sendfn;
+	FmgrInfo	recvfn;
+	Oid			ioparam;
+	void	   *domain_extra;	/* domain_check's cache */
+} TypeIO;
+
+struct CDValueIO
+{
+	MemoryContext mcxt;
+	TypeIO	   *types;
+};
+
+CDValueIO *
+cd_value_io_create(MemoryContext mcxt)
+{
+	CDValueIO  *vio = MemoryContextAllocZero(mcxt, sizeof(CDValueIO));
+
+	vio->mcxt = mcxt;
+	return vio;
+}
+
+static TypeIO *
+type_io(CDValueIO *vio, Oid typid)
+{
+	TypeIO	   *t;
+	HeapTuple	tp;
+	Form_pg_type typ;
+
+	for (t = vio->types; t != NULL; t = t->next)
+	{
+		if (t->typid == typid)
+			return t;
+	}
+
+	tp = SearchSysCache1(TYPEOID, ObjectIdGetDatum(typid));
+	if (!HeapTupleIsValid(tp))
+		elog(ERROR, "cache lookup failed for type %u", typid);
+	typ = (Form_pg_type) GETSTRUCT(tp);
+
+	t = MemoryContextAllocZero(vio->mcxt, sizeof(TypeIO));
+	t->typid = typid;
+	if (typ->typtype == TYPTYPE_DOMAIN)
+	{
+		t->shape = SHAPE_DOMAIN;
+		t->basetypmod = -1;
+		t->basetypid = getBaseTypeAndTypmod(typid, &t->basetypmod);
+	}
+	else if (typid == RECORDOID || typ->typtype == TYPTYPE_COMPOSITE)
+		t->shape = SHAPE_COMPOSITE;
+	else if (OidIsValid(get_element_type(typid)))
+	{
+		t->shape = SHAPE_ARRAY;
+		t->elemtype = get_element_type(typid);
+		get_typlenbyvalalign(t->elemtype, &t->elemlen, &t->elembyval,
+							 &t->elemalign);
+	}
+	else
+	{
+		t->shape = SHAPE_LEAF;
+		t->binary = OidIsValid(typ->typsend) && OidIsValid(typ->typreceive);
+		t->ioparam = getTypeIOParam(tp);
+		fmgr_info_cxt(t->binary ? typ->typsend : typ->typoutput,
+					  &t->sendfn, vio->mcxt);
+		fmgr_info_cxt(t->binary ? typ->typreceive : typ->typinput,
+					  &t->recvfn, vio->mcxt);
+	}
+	ReleaseSysCache(tp);
+
+	t->next = vio->types;
+	vio->types = t;
+	return t;
+}
+
+static void
+invalid_value(const char *detail)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+			 errmsg("invalid count_distinct state"),
+			 errdetail_internal("%s", detail)));
+}
+
+/* raw NUL-terminated strings: no client encoding conversion */
+static void
+send_cstring(StringInfo buf, const char *s)
+{
+	appendBinaryStringInfo(buf, s, strlen(s) + 1);
+}
+
+static const char *
+recv_cstring(StringInfo buf)
+{
+	const char *s = buf->data + buf->cursor;
+	const char *end = memchr(s, '\0', buf->len - buf->cursor);
+
+	if (end == NULL)
+		invalid_value("A name is not terminated.");
+	if (end - s >= NAMEDATALEN)
+		invalid_value("A name is too long.");
+	if (!pg_verify_mbstr(GetDatabaseEncoding(), s, end - s, true))
+		invalid_value("A name is not valid in the database encoding.");
+	buf->cursor += end - s + 1;
+	return s;
+}
+
+void
+cd_send_type_ref(StringInfo buf, Oid typid)
+{
+	HeapTuple	tp = SearchSysCache1(TYPEOID, ObjectIdGetDatum(typid));
+	Form_pg_type typ;
+
+	if (!HeapTupleIsValid(tp))
+		elog(ERROR, "cache lookup failed for type %u", typid);
+	typ = (Form_pg_type) GETSTRUCT(tp);
+	send_cstring(buf, get_namespace_name(typ->typnamespace));
+	send_cstring(buf, NameStr(typ->typname));
+	ReleaseSysCache(tp);
+}
+
+Oid
+cd_recv_type_ref(StringInfo buf)
+{
+	const char *nspname = recv_cstring(buf);
+	const char *typname = recv_cstring(buf);
+	Oid			nspid = get_namespace_oid(nspname, true);
+	Oid			typid = InvalidOid;
+
+	if (OidIsValid(nspid))
+		typid = GetSysCacheOid2(TYPENAMENSP, Anum_pg_type_oid,
+								PointerGetDatum(typname),
+								ObjectIdGetDatum(nspid));
+	if (!OidIsValid(typid))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_OBJECT),
+				 errmsg("type \"%s.%s\" of a count_distinct state does not exist",
+						nspname, typname),
+				 errhint("States are read on the node that combines them: the type must exist there too.")));
+	return typid;
+}
+
+void
+cd_send_collation_ref(StringInfo buf, Oid collation)
+{
+	HeapTuple	tp;
+	Form_pg_collation coll;
+
+	if (!OidIsValid(collation))
+	{
+		send_cstring(buf, "");
+		return;
+	}
+	tp = SearchSysCache1(COLLOID, ObjectIdGetDatum(collation));
+	if (!HeapTupleIsValid(tp))
+		elog(ERROR, "cache lookup failed for collation %u", collation);
+	coll = (Form_pg_collation) GETSTRUCT(tp);
+	send_cstring(buf, get_namespace_name(coll->collnamespace));
+	send_cstring(buf, NameStr(coll->collname));
+	ReleaseSysCache(tp);
+}
+
+Oid
+cd_recv_collation_ref(StringInfo buf)
+{
+	const char *nspname = recv_cstring(buf);
+	const char *collname;
+	Oid			collation;
+
+	if (*nspname == '\0')
+		return InvalidOid;
+	collname = recv_cstring(buf);
+	collation = get_collation_oid(list_make2(makeString(pstrdup(nspname)),
+											 makeString(pstrdup(collname))),
+								  true);
+	if (!OidIsValid(collation))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_OBJECT),
+				 errmsg("collation \"%s.%s\" of a count_distinct state does not exist",
+						nspname, collname),
+				 errhint("States are read on the node that combines them: the collation must exist there too.")));
+	return collation;
+}
+
+/* the length of what was written since start, into its 4-byte slot */
+static inline int
+begin_length(StringInfo buf)
+{
+	int			start = buf->len;
+
+	pq_sendint32(buf, 0);
+	return start;
+}
+
+static inline void
+end_length(StringInfo buf, int start)
+{
+	uint32		len = pg_hton32((uint32) (buf->len - start - 4));
+
+	memcpy(buf->data + start, &len, 4);
+}
+
+static void value_send(StringInfo buf, CDValueIO *vio, Oid typid, Datum value);
+
+static void
+composite_send(StringInfo buf, CDValueIO *vio, Oid typid, Datum value)
+{
+	HeapTupleHeader td = (HeapTupleHeader) PG_DETOAST_DATUM(value);
+	HeapTupleData tuple;
+	TupleDesc	tupdesc;
+	Datum	   *values;
+	bool	   *nulls;
+	int			ncolumns;
+	int			i;
+
+	tupdesc = lookup_rowtype_tupdesc(HeapTupleHeaderGetTypeId(td),
+									 HeapTupleHeaderGetTypMod(td));
+	tuple.t_len = HeapTupleHeaderGetDatumLength(td);
+	ItemPointerSetInvalid(&(tuple.t_self));
+	tuple.t_tableOid = InvalidOid;
+	tuple.t_data = td;
+	values = palloc(tupdesc->natts * sizeof(Datum));
+	nulls = palloc(tupdesc->natts * sizeof(bool));
+	heap_deform_tuple(&tuple, tupdesc, values, nulls);
+
+	ncolumns = 0;
+	for (i = 0; i < tupdesc->natts; i++)
+		if (!TupleDescAttr(tupdesc, i)->attisdropped)
+			ncolumns++;
+	pq_sendint16(buf, (uint16) ncolumns);
+	if (typid == RECORDOID)
+	{
+		for (i = 0; i < tupdesc->natts; i++)
+		{
+			Form_pg_attribute att = TupleDescAttr(tupdesc, i);
+
+			if (att->attisdropped)
+				continue;
+			cd_send_type_ref(buf, att->atttypid);
+			/* a nested anonymous record's typmod is its own, per value */
+			pq_sendint32(buf, att->atttypid == RECORDOID ? -1 : att->atttypmod);
+			cd_send_collation_ref(buf, att->attcollation);
+		}
+	}
+	for (i = 0; i < tupdesc->natts; i++)
+	{
+		Form_pg_attribute att = TupleDescAttr(tupdesc, i);
+
+		if (att->attisdropped)
+			continue;
+		pq_sendint8(buf, nulls[i] ? 1 : 0);
+		if (!nulls[i])
+			value_send(buf, vio, att->atttypid, values[i]);
+	}
+	ReleaseTupleDesc(tupdesc);
+	pfree(values);
+	pfree(nulls);
+}
+
+static void
+array_send_portable(StringInfo buf, CDValueIO *vio, TypeIO *t, Datum value)
+{
+	ArrayType  *array = DatumGetArrayTypeP(value);
+	int			ndim = ARR_NDIM(array);
+	Datum	   *elems;
+	bool	   *nulls;
+	int			nelems;
+	int			i;
+
+	pq_sendint8(buf, (uint8) ndim);
+	for (i = 0; i < ndim; i++)
+	{
+		pq_sendint32(buf, (uint32) ARR_DIMS(array)[i]);
+		pq_sendint32(buf, (uint32) ARR_LBOUND(array)[i]);
+	}
+	deconstruct_array(array, t->elemtype, t->elemlen, t->elembyval,
+					  t->elemalign, &elems, &nulls, &nelems);
+	for (i = 0; i < nelems; i++)
+	{
+		pq_sendint8(buf, nulls[i] ? 1 : 0);
+		if (!nulls[i])
+			value_send(buf, vio, t->elemtype, elems[i]);
+	}
+	pfree(elems);
+	pfree(nulls);
+}
+
+static void
+value_send(StringInfo buf, CDValueIO *vio, Oid typid, Datum value)
+{
+	TypeIO	   *t = type_io(vio, typid);
+	int			start;
+
+	check_stack_depth();
+	switch (t->shape)
+	{
+		case SHAPE_DOMAIN:
+			value_send(buf, vio, t->basetypid, value);
+			return;
+		case SHAPE_COMPOSITE:
+			start = begin_length(buf);
+			composite_send(buf, vio, typid, value);
+			end_length(buf, start);
+			return;
+		case SHAPE_ARRAY:
+			start = begin_length(buf);
+			array_send_portable(buf, vio, t, value);
+			end_length(buf, start);
+			return;
+		case SHAPE_LEAF:
+			break;
+	}
+	if (t->binary)
+	{
+		bytea	   *b = SendFunctionCall(&t->sendfn, value);
+
+		pq_sendint32(buf, (uint32) (VARSIZE(b) - VARHDRSZ));
+		appendBinaryStringInfo(buf, VARDATA(b), VARSIZE(b) - VARHDRSZ);
+		pfree(b);
+	}
+	else
+	{
+		char	   *s = OutputFunctionCall(&t->sendfn, value);
+		Size		len = strlen(s);
+
+		pq_sendint32(buf, (uint32) len);
+		appendBinaryStringInfo(buf, s, (int) len);
+		pfree(s);
+	}
+}
+
+void
+cd_value_send(StringInfo buf, CDValueIO *vio, Oid typid, Datum value)
+{
+	value_send(buf, vio, typid, value);
+}
+
+static Datum value_recv(StringInfo buf, CDValueIO *vio, Oid typid, int32 typmod);
+
+static Datum
+composite_recv(StringInfo buf, CDValueIO *vio, Oid typid, int32 typmod)
+{
+	TupleDesc	tupdesc;
+	Datum	   *values;
+	bool	   *nulls;
+	HeapTuple	tuple;
+	Datum		result;
+	int			ncolumns = (uint16) pq_getmsgint(buf, 2);
+	int			i;
+
+	if (typid == RECORDOID)
+	{
+		if (ncolumns > MaxTupleAttributeNumber)
+			invalid_value("A record has too many columns.");
+		tupdesc = CreateTemplateTupleDesc(ncolumns);
+		for (i = 0; i < ncolumns; i++)
+		{
+			Oid			atttypid = cd_recv_type_ref(buf);
+			int32		atttypmod = (int32) pq_getmsgint(buf, 4);
+			Oid			attcollation = cd_recv_collation_ref(buf);
+
+			if (get_typtype(atttypid) == TYPTYPE_PSEUDO &&
+				atttypid != RECORDOID && atttypid != RECORDARRAYOID)
+				invalid_value("A record column has a pseudo-type.");
+			if (OidIsValid(attcollation) && !type_is_collatable(atttypid))
+				invalid_value("A record column has a collation its type does not take.");
+			TupleDescInitEntry(tupdesc, (AttrNumber) (i + 1), NULL,
+							   atttypid, atttypmod, 0);
+			TupleDescInitEntryCollation(tupdesc, (AttrNumber) (i + 1),
+										attcollation);
+		}
+		tupdesc = BlessTupleDesc(tupdesc);
+	}
+	else
+	{
+		int			live = 0;
+
+		TupleDesc	typdesc = lookup_rowtype_tupdesc(typid, -1);
+
+		tupdesc = CreateTupleDescCopy(typdesc);
+		ReleaseTupleDesc(typdesc);
+		for (i = 0; i < tupdesc->natts; i++)
+			if (!TupleDescAttr(tupdesc, i)->attisdropped)
+				live++;
+		if (live != ncolumns)
+			invalid_value("A composite value does not have the columns of its type.");
+	}
+
+	values = palloc0(Max(tupdesc->natts, 1) * sizeof(Datum));
+	nulls = palloc(Max(tupdesc->natts, 1) * sizeof(bool));
+	for (i = 0; i < tupdesc->natts; i++)
+	{
+		Form_pg_attribute att = TupleDescAttr(tupdesc, i);
+		int			isnull;
+
+		nulls[i] = true;
+		if (att->attisdropped)
+			continue;
+		isnull = pq_getmsgbyte(buf);
+		if (isnull != 0 && isnull != 1)
+			invalid_value("A NULL flag is neither 0 nor 1.");
+		if (!isnull)
+		{
+			values[i] = value_recv(buf, vio, att->atttypid, att->atttypmod);
+			nulls[i] = false;
+		}
+	}
+	tuple = heap_form_tuple(tupdesc, values, nulls);
+	result = HeapTupleGetDatum(tuple);
+	heap_freetuple(tuple);
+	pfree(values);
+	pfree(nulls);
+	return result;
+}
+
+static Datum
+array_recv_portable(StringInfo buf, CDValueIO *vio, TypeIO *t)
+{
+	int			ndim = pq_getmsgbyte(buf);
+	int			dims[MAXDIM];
+	int			lbs[MAXDIM];
+	int			nitems;
+	Datum	   *elems;
+	bool	   *nulls;
+	int			i;
+
+	if (ndim > MAXDIM)
+		invalid_value("An array has too many dimensions.");
+	for (i = 0; i < ndim; i++)
+	{
+		dims[i] = (int32) pq_getmsgint(buf, 4);
+		lbs[i] = (int32) pq_getmsgint(buf, 4);
+		if (dims[i] < 0)
+			invalid_value("An array dimension is negative.");
+		/* the upper bound must fit in an int, as ArrayCheckBounds wants */
+		if (dims[i] > 0 && (int64) lbs[i] + dims[i] - 1 > PG_INT32_MAX)
+			invalid_value("An array bound is out of range.");
+	}
+	nitems = ArrayGetNItems(ndim, dims);
+	if (nitems == 0)
+		return PointerGetDatum(construct_empty_array(t->elemtype));
+	/* every element takes at least its NULL flag */
+	if (nitems > buf->len - buf->cursor)
+		invalid_value("An array has more elements than bytes.");
+
+	elems = palloc(nitems * sizeof(Datum));
+	nulls = palloc(nitems * sizeof(bool));
+	for (i = 0; i < nitems; i++)
+	{
+		int			isnull = pq_getmsgbyte(buf);
+
+		if (isnull != 0 && isnull != 1)
+			invalid_value("A NULL flag is neither 0 nor 1.");
+		nulls[i] = isnull;
+		elems[i] = isnull ? (Datum) 0 : value_recv(buf, vio, t->elemtype, -1);
+	}
+	return PointerGetDatum(construct_md_array(elems, nulls, ndim, dims, lbs,
+											  t->elemtype, t->elemlen,
+											  t->elembyval, t->elemalign));
+}
+
+static Datum
+value_recv(StringInfo buf, CDValueIO *vio, Oid typid, int32 typmod)
+{
+	TypeIO	   *t = type_io(vio, typid);
+	StringInfoData vbuf;
+	int32		len;
+	Datum		result;
+
+	check_stack_depth();
+	if (t->shape == SHAPE_DOMAIN)
+	{
+		result = value_recv(buf, vio, t->basetypid, t->basetypmod);
+		domain_check(result, false, typid, &t->domain_extra, vio->mcxt);
+		return result;
+	}
+
+	len = (int32) pq_getmsgint(buf, 4);
+	if (len < 0 || len > buf->len - buf->cursor)
+		invalid_value("A value's length runs past the end of the state.");
+
+	/* a NUL-terminated copy, as receive functions expect */
+	initStringInfo(&vbuf);
+	appendBinaryStringInfo(&vbuf, buf->data + buf->cursor, len);
+	buf->cursor += len;
+
+	switch (t->shape)
+	{
+		case SHAPE_COMPOSITE:
+			result = composite_recv(&vbuf, vio, typid, typmod);
+			break;
+		case SHAPE_ARRAY:
+			result = array_recv_portable(&vbuf, vio, t);
+			break;
+		default:
+			if (t->binary)
+				result = ReceiveFunctionCall(&t->recvfn, &vbuf, t->ioparam, typmod);
+			else
+			{
+				if (strlen(vbuf.data) != (size_t) len)
+					invalid_value("A value contains a zero byte.");
+				if (!pg_verify_mbstr(GetDatabaseEncoding(), vbuf.data, len, true))
+					invalid_value("A value is not valid in the database encoding.");
+				result = InputFunctionCall(&t->recvfn, vbuf.data, t->ioparam, typmod);
+				vbuf.cursor = vbuf.len;
+			}
+			break;
+	}
+	if (vbuf.cursor != vbuf.len)
+		invalid_value("A value does not use exactly its length.");
+	/* receive and input functions return new values, not the buffer's */
+	pfree(vbuf.data);
+	return result;
+}
+
+Datum
+cd_value_recv(StringInfo buf, CDValueIO *vio, Oid typid, int32 typmod)
+{
+	return value_recv(buf, vio, typid, typmod);
+}
+
+void
+cd_with_database_encoding(void (*fn) (void *), void *arg)
+{
+	int			client = pg_get_client_encoding();
+
+	if (client == GetDatabaseEncoding())
+	{
+		fn(arg);
+		return;
+	}
+	SetClientEncoding(GetDatabaseEncoding());
+	PG_TRY();
+	{
+		fn(arg);
+	}
+	PG_FINALLY();
+	{
+		SetClientEncoding(client);
+	}
+	PG_END_TRY();
+}

@@ -1,0 +1,51 @@
+/*-------------------------------------------------------------------------
+ *
+ * value_io.h
+ *	  Values, types and collations in a form that any backend of any node
+ *	  can read back: what serialized states are made of (serialize.c).
+ *
+ * The types' own send/receive functions are not enough on their own:
+ * record_send and array_send write type OIDs (which differ between nodes
+ * for enums, extension types, composites), and record_recv cannot read an
+ * anonymous record (ROW(a, b)) or an array of them at all.  So composite
+ * values and arrays are written structurally here, with the column types
+ * of anonymous records named, and only the leaves (scalars, ranges, ...) go
+ * through their type's send/receive (or output/input) functions.  Types and
+ * collations are named by schema and name, never by OID.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef CD_VALUE_IO_H
+#define CD_VALUE_IO_H
+
+#include "postgres.h"
+
+#include "lib/stringinfo.h"
+
+/* I/O details of the types met so far (opaque; see value_io.c) */
+typedef struct CDValueIO CDValueIO;
+
+/* A cache of type I/O details, allocated in mcxt (lives as long as it). */
+extern CDValueIO *cd_value_io_create(MemoryContext mcxt);
+
+/* Type and collation references (collation InvalidOid: none). */
+extern void cd_send_type_ref(StringInfo buf, Oid typid);
+extern Oid	cd_recv_type_ref(StringInfo buf);
+extern void cd_send_collation_ref(StringInfo buf, Oid collation);
+extern Oid	cd_recv_collation_ref(StringInfo buf);
+
+/* One non-NULL value of type typid: a length, then its bytes. */
+extern void cd_value_send(StringInfo buf, CDValueIO *vio, Oid typid,
+						  Datum value);
+extern Datum cd_value_recv(StringInfo buf, CDValueIO *vio, Oid typid,
+						   int32 typmod);
+
+/*
+ * Run fn(arg) with the client encoding set to the database's: binary
+ * send/receive functions of text-like types (text, bpchar, enum, jsonb,
+ * citext, ...) convert to and from the client encoding, which a state does
+ * not travel through (and which may not be able to represent the data).
+ */
+extern void cd_with_database_encoding(void (*fn) (void *), void *arg);
+
+#endif							/* CD_VALUE_IO_H */
