@@ -470,7 +470,8 @@ composite_recv(StringInfo buf, CDValueIO *vio, Oid typid, int32 typmod)
 		}
 	}
 	tuple = heap_form_tuple(tupdesc, values, nulls);
-	result = HeapTupleGetDatum(tuple);
+	/* a chunk of its own (HeapTupleGetDatum would point into the tuple) */
+	result = heap_copy_tuple_as_datum(tuple, tupdesc);
 	heap_freetuple(tuple);
 	pfree(values);
 	pfree(nulls);

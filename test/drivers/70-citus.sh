@@ -57,7 +57,8 @@ P=""
 cleanup() {
     local d
     if [ "${CD_CITUS_KEEP:-0}" = 1 ]; then
-        echo "cluster kept: $work (stop with pg_ctl -D $work/nodeN stop; psql -h $work -p ${PORT0:-} -U postgres)"
+        echo "prefix: $P"
+        echo "cluster kept: $work (stop with $P/bin/pg_ctl -D $work/nodeN stop; psql -h $work -p ${PORT0:-} -U postgres)"
         return
     fi
     for d in "$work"/node0 "$work"/node1 "$work"/node2; do
