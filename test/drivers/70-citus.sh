@@ -292,8 +292,10 @@ else
 fi
 for i in 1 2; do
     c=$(node $i -c "SELECT count(*) FROM pg_proc WHERE proname IN ('count_distinct', 'array_agg_distinct', 'count_distinct_elements', 'array_agg_distinct_elements') AND proargtypes[0] IN ('mood'::regtype, 'mood[]'::regtype, 'citext'::regtype, 'citext[]'::regtype)")
-    if [ "$c" = 8 ]; then ok "worker $i has the 8 typed aggregates for mood and citext"
-    else bad "worker $i has $c of the 8 typed aggregates for mood and citext"; fi
+    # per type: count_distinct(T), count_distinct_elements(T[]),
+    # array_agg_distinct(T), array_agg_distinct(T[]), array_agg_distinct_elements(T[])
+    if [ "$c" = 10 ]; then ok "worker $i has the 10 typed aggregates for mood and citext"
+    else bad "worker $i has $c of the 10 typed aggregates for mood and citext"; fi
 done
 check "count_distinct(mood)" "count_distinct(m)" "count(DISTINCT m)"
 check "array_agg_distinct(mood)" "array_agg_distinct(m)" \

@@ -96,17 +96,21 @@ WHERE a.aggfnoid IN ('array_agg_distinct(anynonarray)'::regprocedure, 'array_agg
                      'count_distinct(anyelement)'::regprocedure, 'count_distinct(int4)'::regprocedure,
                      'array_agg_distinct_elements(anyarray)'::regprocedure, 'array_agg_distinct_elements(text[])'::regprocedure)
 ORDER BY 1::text;
-SELECT count(*) AS options_differ
-FROM pg_aggregate a JOIN pg_proc p ON p.oid = a.aggfnoid
-JOIN pg_aggregate ta ON ta.aggfnoid = (
-    SELECT tp.oid FROM pg_proc tp WHERE tp.proname = p.proname AND tp.pronamespace = p.pronamespace
-      AND tp.proargtypes[0] IN ('anyelement'::regtype, 'anynonarray'::regtype, 'anyarray'::regtype))
-WHERE p.proname IN ('count_distinct', 'count_distinct_elements', 'array_agg_distinct', 'array_agg_distinct_elements')
-  AND (a.aggcombinefn, a.aggserialfn, a.aggdeserialfn, a.aggfinalextra, a.aggfinalmodify, a.aggtransspace,
-       a.aggtranstype, a.aggkind, a.agginitval IS NULL, a.aggmtransfn <> 0)
-      IS DISTINCT FROM
-      (ta.aggcombinefn, ta.aggserialfn, ta.aggdeserialfn, ta.aggfinalextra, ta.aggfinalmodify, ta.aggtransspace,
-       ta.aggtranstype, ta.aggkind, ta.agginitval IS NULL, ta.aggmtransfn <> 0);
+CREATE TEMP VIEW agg_options AS
+SELECT p.oid, p.proname, p.proargtypes[0] AS argtype,
+       to_jsonb(a) - 'aggfnoid' - 'aggtransfn' - 'aggfinalfn' - 'aggmtransfn' - 'aggminvtransfn' - 'aggmfinalfn'
+       || jsonb_build_object('parallel', p.proparallel,
+                             'fns', ARRAY(SELECT f.proname FROM unnest(ARRAY[a.aggtransfn, a.aggfinalfn, a.aggmtransfn,
+                                                                              a.aggminvtransfn, a.aggmfinalfn]::oid[]) WITH ORDINALITY u(fn, i)
+                                           LEFT JOIN pg_proc f ON f.oid = u.fn ORDER BY u.i)) AS options
+FROM pg_proc p JOIN pg_aggregate a ON a.aggfnoid = p.oid
+WHERE p.proname IN ('count_distinct', 'count_distinct_elements', 'array_agg_distinct', 'array_agg_distinct_elements');
+-- every typed aggregate has the options of a polymorphic one of its name
+SELECT count(*) AS typed, count(*) FILTER (WHERE NOT EXISTS (
+           SELECT FROM agg_options t WHERE t.proname = o.proname AND t.options = o.options
+             AND t.argtype IN ('anyelement'::regtype, 'anynonarray'::regtype, 'anyarray'::regtype))) AS options_differ
+FROM agg_options o
+WHERE o.argtype NOT IN ('anyelement'::regtype, 'anynonarray'::regtype, 'anyarray'::regtype);
 
 -- what resolves differently now: domains resolve to their base type's
 -- overload (array_agg_distinct gives the base type's array), and arrays of
