@@ -277,6 +277,22 @@ cdset_union(CDSet *dst, CDSet *src, CDAlloc *alloc)
 		cdvar_union((CDVarSet *) dst, (CDVarSet *) src);
 		return dst;
 	}
+
+	/*
+	 * A small src (Citus combines one state per shard and group, often of a
+	 * few keys) is appended to dst's unsorted part, compacted with it when
+	 * dst is full: merging it into dst's sorted part would move that part
+	 * each time.
+	 */
+	if ((Size) src->nall * 16 <= dst->nsorted)
+	{
+		uint32		i;
+
+		for (i = 0; i < src->nall; i++)
+			dst = cdset_add(dst, cdset_get_key(src, i), alloc);
+		return dst;
+	}
+
 	cdset_compact(dst);
 	cdset_compact(src);
 	n = src->nsorted;

@@ -365,9 +365,13 @@ cdvar_union(CDVarSet *dst, CDVarSet *src)
 	cdvar_compact(src);
 	if (dst->size - dst->used < src->used)
 		cdvar_resize(dst, dst->used + src->used);
+	/*
+	 * src's keys go into dst's unsorted part, compacted with it when dst is
+	 * full (or at the end): combining many small states (Citus sends one per
+	 * shard and group) then costs no full pass over dst each time
+	 */
 	while ((key = cdvar_next(src, &pos, &len)) != NULL)
 		cdvar_add_key(dst, key, len);
-	cdvar_compact(dst);
 }
 
 CDVarSet *
