@@ -295,13 +295,13 @@ receive_var_keys(void *arg)
 			bytes = pq_getmsgbytes(buf, (int) len);
 			if (!cd_varkey_is_valid(kt, bytes, len))
 				invalid_state("A value is not valid for its type.");
-			cdvar_add_key(set, bytes, len);
+			set = cdvar_add_key(set, bytes, len, NULL);
 		}
 		else
 		{
 			MemoryContext old = MemoryContextSwitchTo(valuecxt);
 
-			cdvar_add(set, cd_value_recv(buf, kt->vio, kt->typid, -1));
+			set = cdvar_add(set, cd_value_recv(buf, kt->vio, kt->typid, -1), NULL);
 			MemoryContextSwitchTo(old);
 			/* what the receive functions allocated */
 			MemoryContextReset(valuecxt);
