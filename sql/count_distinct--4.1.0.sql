@@ -48,16 +48,17 @@ CREATE FUNCTION array_agg_distinct_elements_final(internal, anyarray)
 
 /*
  * SSPACE: a new group's state, measured under hash aggregation (PostgreSQL
- * 15): 64 bytes for fixed-width keys (one header-free slot), 176 bytes for
- * variable-size keys (the set's header and its first data chunk, with
- * their chunk headers).  The polymorphic aggregates declare the larger:
+ * 15): 64 bytes for fixed-width keys (one header-free slot), 88 bytes for
+ * variable-size keys (one 64-byte chunk holding the set's header and its
+ * first entries, with its chunk header).  The polymorphic aggregates
+ * declare the larger:
  * the typed overloads cover the fixed-width types.  Groups that grow are
  * handled by spilling hash aggregation.
  */
 CREATE AGGREGATE count_distinct(anyelement) (
     SFUNC = count_distinct_append,
     STYPE = internal,
-    SSPACE = 176,
+    SSPACE = 88,
     FINALFUNC = count_distinct_final,
     COMBINEFUNC = count_distinct_combine,
     SERIALFUNC = count_distinct_serial,
@@ -68,7 +69,7 @@ CREATE AGGREGATE count_distinct(anyelement) (
 CREATE AGGREGATE count_distinct_elements(anyarray) (
     SFUNC = count_distinct_elements_append,
     STYPE = internal,
-    SSPACE = 176,
+    SSPACE = 88,
     FINALFUNC = count_distinct_final,
     COMBINEFUNC = count_distinct_combine,
     SERIALFUNC = count_distinct_serial,
@@ -79,7 +80,7 @@ CREATE AGGREGATE count_distinct_elements(anyarray) (
 CREATE AGGREGATE array_agg_distinct(anynonarray) (
     SFUNC = count_distinct_append,
     STYPE = internal,
-    SSPACE = 176,
+    SSPACE = 88,
     FINALFUNC = array_agg_distinct_type_final,
     FINALFUNC_EXTRA,
     COMBINEFUNC = count_distinct_combine,
@@ -91,7 +92,7 @@ CREATE AGGREGATE array_agg_distinct(anynonarray) (
 CREATE AGGREGATE array_agg_distinct_elements(anyarray) (
     SFUNC = count_distinct_elements_append,
     STYPE = internal,
-    SSPACE = 176,
+    SSPACE = 88,
     FINALFUNC = array_agg_distinct_elements_final,
     FINALFUNC_EXTRA,
     COMBINEFUNC = count_distinct_combine,

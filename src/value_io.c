@@ -471,7 +471,7 @@ composite_recv(StringInfo buf, CDValueIO *vio, Oid typid, int32 typmod)
 	}
 	tuple = heap_form_tuple(tupdesc, values, nulls);
 	/* a composite Datum of its own (HeapTupleGetDatum points into tuple) */
-	result = PointerGetDatum(heap_copy_tuple_as_datum(tuple, tupdesc));
+	result = heap_copy_tuple_as_datum(tuple, tupdesc);
 	heap_freetuple(tuple);
 	pfree(values);
 	pfree(nulls);
