@@ -4,7 +4,10 @@ EXTVERSION   = $(shell grep default_version $(EXTENSION).control | sed -e "s/def
 
 MODULE_big   = count_distinct
 OBJS         = $(patsubst %.c,%.o,$(wildcard src/*.c))
-DATA         = $(wildcard sql/*--*.sql)
+# the install script, and update scripts built from it (sql/update/)
+UPDATE_FROM  = 2.0.0 3.0.0 3.0.1 3.0.2 4.0.0
+DATA_built   = $(foreach v,$(UPDATE_FROM),sql/$(EXTENSION)--$(v)--$(EXTVERSION).sql)
+DATA         = $(filter-out $(DATA_built),$(wildcard sql/*--*.sql))
 
 TESTS        = $(wildcard test/sql/*.sql)
 REGRESS      = $(patsubst test/sql/%.sql,%,$(TESTS))
@@ -20,6 +23,16 @@ include $(PGXS)
 
 # PGXS does not track header dependencies: rebuild everything when one changes
 $(OBJS): $(wildcard src/*.h)
+
+# Update script FROM--EXTVERSION: sql/update/FROM.sql (3.0.x.sql for 3.0.*)
+# around the install script
+update_source = sql/update/$(if $(filter 3.0.%,$(1)),3.0.x,$(1)).sql
+define update_rule
+sql/$(EXTENSION)--$(1)--$(EXTVERSION).sql: $(call update_source,$(1)) sql/$(EXTENSION)--$(EXTVERSION).sql sql/update/build.sh
+	$$(SHELL) sql/update/build.sh $(1) $(EXTVERSION) $(call update_source,$(1)) sql/$(EXTENSION)--$(EXTVERSION).sql >$$@.tmp || { rm -f $$@.tmp; exit 1; }
+	mv $$@.tmp $$@
+endef
+$(foreach v,$(UPDATE_FROM),$(eval $(call update_rule,$(v))))
 
 # PGXN distribution zip, built from the committed tree
 dist:

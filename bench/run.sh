@@ -25,11 +25,17 @@ cd "$(dirname "$0")/.."
 top=$(pwd)
 . test/cluster.sh
 
+# --window (first argument): the window benchmark (bench/window.py) instead
+driver=bench/bench.py
+if [ "${1:-}" = "--window" ]; then
+    driver=bench/window.py
+    shift
+fi
 args=("$@")
 want_profile=0
 for x in "$@"; do
     case "$x" in --profile|--profile=*) want_profile=1 ;; -h|--help)
-        sed -n '2,24p' "$0"; exit 0 ;; esac
+        sed -n '2,26p' "$0"; exit 0 ;; esac
 done
 
 as_root_apt() {
@@ -113,4 +119,8 @@ cd_cluster_start "$BINDIR" "$PORT"
 trap cd_cluster_stop EXIT
 echo "bench: cluster on port $PORT ($("$BINDIR/postgres" --version))"
 
-"$PY" bench/bench.py --psql "$BINDIR/psql" --command "bash bench/run.sh ${args[*]:-}" "${args[@]}"
+if [ "$driver" = bench/window.py ]; then
+    "$PY" bench/window.py --psql "$BINDIR/psql" --command "bash bench/run.sh --window ${args[*]:-}" "${args[@]}"
+else
+    "$PY" bench/bench.py --psql "$BINDIR/psql" --command "bash bench/run.sh ${args[*]:-}" "${args[@]}"
+fi

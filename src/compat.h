@@ -42,7 +42,7 @@ cd_lc_collate_is_c(Oid collation)
 #define lc_collate_is_c(collation) cd_lc_collate_is_c(collation)
 #endif
 
-/* 13: MaxArraySize is private to arrayfuncs.c (14 moved it to array.h) */
+/* 14 moved MaxArraySize from arrayutils.c into utils/array.h */
 #include "utils/array.h"
 #ifndef MaxArraySize
 #define MaxArraySize ((Size) (MaxAllocSize / sizeof(Datum)))

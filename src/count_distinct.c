@@ -21,6 +21,7 @@
 #include "alloc.h"
 #include "compat.h"
 #include "key.h"
+#include "moving.h"
 #include "registry.h"
 #include "serialize.h"
 #include "set.h"
@@ -34,6 +35,7 @@ PG_FUNCTION_INFO_V1(count_distinct_serial);
 PG_FUNCTION_INFO_V1(count_distinct_deserial);
 PG_FUNCTION_INFO_V1(count_distinct_final);
 PG_FUNCTION_INFO_V1(array_agg_distinct_final);
+PG_FUNCTION_INFO_V1(array_agg_distinct_array_final);
 
 /* The aggregate's memory context; ERROR when not called as an aggregate. */
 static MemoryContext
@@ -284,8 +286,9 @@ count_distinct_deserial(PG_FUNCTION_ARGS)
 /*
  * count_distinct_final(state internal) -> bigint
  *
- * Compaction leaves the state equivalent and in place, so the state stays
- * usable (window aggregates keep adding to it).
+ * Compaction leaves the state equivalent and in place (FINALFUNC_MODIFY =
+ * SHAREABLE: another final function may read it after).  Window frames
+ * take the moving-aggregate functions below instead.
  */
 Datum
 count_distinct_final(PG_FUNCTION_ARGS)
@@ -369,4 +372,340 @@ array_agg_distinct_final(PG_FUNCTION_ARGS)
 	values = cdset_output_datums(set, &n);
 	PG_RETURN_ARRAYTYPE_P(construct_array(values, (int) n, elemtype,
 										  typlen, typbyval, typalign));
+}
+
+
+/* ------------------------------------------------------------------------
+ * Moving-aggregate mode: window frames (moving.h)
+ *
+ * The plain final functions compact the set, so they are declared
+ * SHAREABLE, and PostgreSQL then runs every window frame, moving or not,
+ * with these functions, whose final functions only read.  The state is
+ * never NULL once created (a NULL result of the inverse function means
+ * "start over"); it takes its key type from the registry at the first
+ * non-NULL value.
+ * ------------------------------------------------------------------------
+ */
+PG_FUNCTION_INFO_V1(count_distinct_moving_append);
+PG_FUNCTION_INFO_V1(count_distinct_moving_remove);
+PG_FUNCTION_INFO_V1(count_distinct_elements_moving_append);
+PG_FUNCTION_INFO_V1(count_distinct_elements_moving_remove);
+PG_FUNCTION_INFO_V1(count_distinct_moving_final);
+PG_FUNCTION_INFO_V1(array_agg_distinct_moving_final);
+PG_FUNCTION_INFO_V1(array_agg_distinct_array_moving_final);
+
+/* The state argument, or a new, empty state in the aggregate context. */
+static CDMoving *
+moving_state(FunctionCallInfo fcinfo, const char *funcname)
+{
+	MemoryContext aggcontext;
+
+	if (!PG_ARGISNULL(0))
+		return (CDMoving *) PG_GETARG_POINTER(0);
+	aggcontext = aggregate_context(fcinfo, funcname);
+	return cdmov_create(NULL, aggcontext);
+}
+
+/*
+ * count_distinct_moving_append(state internal, value anyelement) -> internal
+ */
+Datum
+count_distinct_moving_append(PG_FUNCTION_ARGS)
+{
+	CDMoving   *m = moving_state(fcinfo, "count_distinct_moving_append");
+
+	if (!PG_ARGISNULL(1))
+	{
+		if (m->kt == NULL)
+			m->kt = cd_registry_keytype(fcinfo, value_type(fcinfo, 1),
+										PG_GET_COLLATION());
+		cdmov_add(m, PG_GETARG_DATUM(1));
+	}
+	PG_RETURN_POINTER(m);
+}
+
+/*
+ * count_distinct_moving_remove(state internal, value anyelement) -> internal
+ *
+ * NULL (PostgreSQL then restarts the frame's aggregation) if the value was
+ * never added, which only a volatile argument can bring about.
+ */
+Datum
+count_distinct_moving_remove(PG_FUNCTION_ARGS)
+{
+	CDMoving   *m;
+
+	(void) aggregate_context(fcinfo, "count_distinct_moving_remove");
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	m = (CDMoving *) PG_GETARG_POINTER(0);
+	if (PG_ARGISNULL(1))
+		PG_RETURN_POINTER(m);
+	if (m->kt == NULL || !cdmov_remove(m, PG_GETARG_DATUM(1)))
+		PG_RETURN_NULL();
+	PG_RETURN_POINTER(m);
+}
+
+/*
+ * The array argument's element type must be the state's (a pseudo-type
+ * column passes arrays of a different type in each row).
+ */
+static void
+moving_check_elemtype(const CDMoving *m, Oid elemtype)
+{
+	if (m->kt != NULL && m->kt->typid != elemtype)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("cannot aggregate arrays of different element types in one group: %s and %s",
+						format_type_be(m->kt->typid),
+						format_type_be(elemtype))));
+}
+
+/*
+ * count_distinct_elements_moving_append(state internal, values anyarray)
+ *	-> internal
+ */
+Datum
+count_distinct_elements_moving_append(PG_FUNCTION_ARGS)
+{
+	CDMoving   *m = moving_state(fcinfo, "count_distinct_elements_moving_append");
+	AnyArrayType *array;
+	const CDKeyType *kt;
+	array_iter	iter;
+	int			nitems;
+	int			i;
+
+	if (PG_ARGISNULL(1))
+		PG_RETURN_POINTER(m);
+	array = PG_GETARG_ANY_ARRAY_P(1);
+	nitems = ArrayGetNItems(AARR_NDIM(array), AARR_DIMS(array));
+	if (nitems == 0)
+		PG_RETURN_POINTER(m);
+	moving_check_elemtype(m, AARR_ELEMTYPE(array));
+	if (m->kt == NULL)
+	{
+		Oid			collation = PG_GET_COLLATION();
+
+		/* a pseudo-type column has no collation: the element type's own */
+		if (!OidIsValid(collation) &&
+			get_fn_expr_argtype(fcinfo->flinfo, 1) == ANYARRAYOID)
+			collation = get_typcollation(AARR_ELEMTYPE(array));
+		m->kt = cd_registry_keytype(fcinfo, AARR_ELEMTYPE(array), collation);
+	}
+	kt = m->kt;
+
+	array_iter_setup(&iter, array);
+	for (i = 0; i < nitems; i++)
+	{
+		bool		isnull;
+		Datum		value = array_iter_next(&iter, &isnull, i, kt->typlen,
+											kt->typbyval, kt->typalign);
+
+		if (!isnull)
+			cdmov_add(m, value);
+		if ((i & 0xFFFF) == 0xFFFF)
+			CHECK_FOR_INTERRUPTS();
+	}
+	PG_RETURN_POINTER(m);
+}
+
+/*
+ * count_distinct_elements_moving_remove(state internal, values anyarray)
+ *	-> internal
+ */
+Datum
+count_distinct_elements_moving_remove(PG_FUNCTION_ARGS)
+{
+	CDMoving   *m;
+	AnyArrayType *array;
+	const CDKeyType *kt;
+	array_iter	iter;
+	int			nitems;
+	int			i;
+
+	(void) aggregate_context(fcinfo, "count_distinct_elements_moving_remove");
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	m = (CDMoving *) PG_GETARG_POINTER(0);
+	if (PG_ARGISNULL(1))
+		PG_RETURN_POINTER(m);
+	array = PG_GETARG_ANY_ARRAY_P(1);
+	nitems = ArrayGetNItems(AARR_NDIM(array), AARR_DIMS(array));
+	if (nitems == 0)
+		PG_RETURN_POINTER(m);
+	kt = m->kt;
+	if (kt == NULL || kt->typid != AARR_ELEMTYPE(array))
+		PG_RETURN_NULL();
+
+	array_iter_setup(&iter, array);
+	for (i = 0; i < nitems; i++)
+	{
+		bool		isnull;
+		Datum		value = array_iter_next(&iter, &isnull, i, kt->typlen,
+											kt->typbyval, kt->typalign);
+
+		if (!isnull && !cdmov_remove(m, value))
+			PG_RETURN_NULL();
+		if ((i & 0xFFFF) == 0xFFFF)
+			CHECK_FOR_INTERRUPTS();
+	}
+	PG_RETURN_POINTER(m);
+}
+
+/*
+ * count_distinct_moving_final(state internal) -> bigint
+ */
+Datum
+count_distinct_moving_final(PG_FUNCTION_ARGS)
+{
+	(void) aggregate_context(fcinfo, "count_distinct_moving_final");
+	if (PG_ARGISNULL(0))
+		PG_RETURN_INT64(0);
+	PG_RETURN_INT64((int64) cdmov_count((CDMoving *) PG_GETARG_POINTER(0)));
+}
+
+/*
+ * array_agg_distinct_type_moving_final(state internal, anynonarray)
+ *	-> anyarray
+ * array_agg_distinct_elements_moving_final(state internal, anyarray)
+ *	-> anyarray
+ *
+ * The frame's distinct values in ascending btree order; '{}' for none
+ * (NULL when not even the type is known: a pseudo-type column with no
+ * value).
+ */
+Datum
+array_agg_distinct_moving_final(PG_FUNCTION_ARGS)
+{
+	CDMoving   *m;
+	Datum	   *values;
+	uint32		n;
+	Oid			elemtype;
+	int16		typlen;
+	bool		typbyval;
+	char		typalign;
+
+	(void) aggregate_context(fcinfo, "array_agg_distinct_moving_final");
+	m = PG_ARGISNULL(0) ? NULL : (CDMoving *) PG_GETARG_POINTER(0);
+	elemtype = result_element_type(fcinfo, NULL);
+	if (!OidIsValid(elemtype) && m != NULL && m->kt != NULL)
+		elemtype = m->kt->typid;
+	if (!OidIsValid(elemtype))
+		PG_RETURN_NULL();
+	if (m == NULL || cdmov_count(m) == 0)
+		PG_RETURN_ARRAYTYPE_P(construct_empty_array(elemtype));
+
+	get_typlenbyvalalign(elemtype, &typlen, &typbyval, &typalign);
+	values = cdmov_output_datums(m, &n);
+	PG_RETURN_ARRAYTYPE_P(construct_array(values, (int) n, elemtype,
+										  typlen, typbyval, typalign));
+}
+
+/*
+ * The result type of array_agg_distinct(anyarray): the array type the call
+ * expression or the function's declaration gives (arrays of arrays have the
+ * type of their elements); otherwise the group's own value type, domains
+ * stripped, as polymorphic resolution does.  InvalidOid: no type to give.
+ */
+static Oid
+result_array_type(FunctionCallInfo fcinfo, Oid basetypid, Oid typid)
+{
+	Oid			rettype = get_fn_expr_rettype(fcinfo->flinfo);
+
+	if (!OidIsValid(rettype) || IsPolymorphicType(rettype))
+		rettype = declared_type(fcinfo, -1);
+	if (!OidIsValid(rettype) || IsPolymorphicType(rettype))
+		return basetypid;
+	rettype = getBaseType(rettype);
+	if (OidIsValid(basetypid) && rettype != basetypid)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("array_agg_distinct: values of type %s cannot form an array of type %s",
+						format_type_be(typid), format_type_be(rettype))));
+	return rettype;
+}
+
+/*
+ * The distinct arrays values[0 .. n-1], in ascending btree order, stacked
+ * into an array of one more dimension, as native array_agg(DISTINCT a ORDER
+ * BY a) builds it (with its errors for empty arrays and arrays of different
+ * dimensions).
+ */
+static Datum
+stack_arrays(Oid arraytype, Oid elemtype, Datum *values, uint32 n)
+{
+	ArrayBuildStateArr *astate;
+	uint32		i;
+
+	astate = initArrayResultArr(arraytype, elemtype, CurrentMemoryContext, false);
+	for (i = 0; i < n; i++)
+		astate = accumArrayResultArr(astate, values[i], false, arraytype,
+									 CurrentMemoryContext);
+	return makeArrayResultArr(astate, CurrentMemoryContext, false);
+}
+
+/*
+ * array_agg_distinct_array_final(state internal, anyarray) -> anyarray
+ *
+ * The final function of array_agg_distinct(anyarray): the distinct arrays,
+ * stacked (stack_arrays); '{}' for no arrays (NULL when not even the type
+ * is known).
+ */
+Datum
+array_agg_distinct_array_final(PG_FUNCTION_ARGS)
+{
+	Oid			arraytype;
+	Oid			elemtype;
+	CDSet	   *set;
+	Datum	   *values;
+	uint32		n;
+
+	(void) aggregate_context(fcinfo, "array_agg_distinct_array_final");
+	set = state_arg(fcinfo, 0);
+	arraytype = result_array_type(fcinfo, set == NULL ? InvalidOid : set->kt->basetypid,
+								  set == NULL ? InvalidOid : set->kt->typid);
+	if (!OidIsValid(arraytype))
+		PG_RETURN_NULL();
+	elemtype = get_element_type(arraytype);
+	if (!OidIsValid(elemtype))
+		elog(ERROR, "array_agg_distinct: result type %s is not an array",
+			 format_type_be(arraytype));
+	if (set == NULL)
+		PG_RETURN_ARRAYTYPE_P(construct_empty_array(elemtype));
+
+	values = cdset_output_datums(set, &n);
+	PG_RETURN_DATUM(stack_arrays(arraytype, elemtype, values, n));
+}
+
+/*
+ * array_agg_distinct_array_moving_final(state internal, anyarray) -> anyarray
+ *
+ * The same for a window frame (moving-aggregate mode).
+ */
+Datum
+array_agg_distinct_array_moving_final(PG_FUNCTION_ARGS)
+{
+	CDMoving   *m;
+	Oid			arraytype;
+	Oid			elemtype;
+	Datum	   *values;
+	uint32		n;
+
+	(void) aggregate_context(fcinfo, "array_agg_distinct_array_moving_final");
+	m = PG_ARGISNULL(0) ? NULL : (CDMoving *) PG_GETARG_POINTER(0);
+	if (m != NULL && m->kt == NULL)
+		m = NULL;
+	arraytype = result_array_type(fcinfo, m == NULL ? InvalidOid : m->kt->basetypid,
+								  m == NULL ? InvalidOid : m->kt->typid);
+	if (!OidIsValid(arraytype))
+		PG_RETURN_NULL();
+	elemtype = get_element_type(arraytype);
+	if (!OidIsValid(elemtype))
+		elog(ERROR, "array_agg_distinct: result type %s is not an array",
+			 format_type_be(arraytype));
+	if (m == NULL || cdmov_count(m) == 0)
+		PG_RETURN_ARRAYTYPE_P(construct_empty_array(elemtype));
+
+	values = cdmov_output_datums(m, &n);
+	PG_RETURN_DATUM(stack_arrays(arraytype, elemtype, values, n));
 }

@@ -13,8 +13,9 @@
  *	  the collation: schema and name, or an empty schema for none
  *	  uint32  number of keys, n
  *	  then n keys, strictly increasing:
- *	    fixed-width keys: `width` bytes each;
- *	    CD_KEY_BYTES: uint32 length + the bytes;
+ *	    fixed-width keys: packed in blocks, frame of reference (keypack.h);
+ *	    CD_KEY_BYTES: each with the prefix it shares with the previous one
+ *	      elided (keypack.h);
  *	    CD_KEY_COMPARATOR: the value as cd_value_send writes it (a length,
  *	      then composites and arrays structurally, other values by their
  *	      type's send function, in the database encoding).
@@ -45,6 +46,7 @@
 #include "port/pg_bswap.h"
 #include "utils/memutils.h"
 
+#include "keypack.h"
 #include "registry.h"
 #include "serialize.h"
 #include "value_io.h"
@@ -63,46 +65,6 @@ too_large(uint32 n, Size size)
 			 errdetail("The group holds %u distinct values, which take at least %zu bytes serialized; a serialized state is limited to 1 GB.",
 					   n, size),
 			 errhint("Plans without partial aggregation have no such limit: SET max_parallel_workers_per_gather = 0, or group by more columns so that each group holds fewer values.")));
-}
-
-/* the keys, big-endian; the caller has made room for all of them */
-static void
-send_fixed_keys(StringInfo buf, CDSet *set, uint32 n)
-{
-	uint32		i;
-
-	switch (set->width)
-	{
-		case 1:
-			for (i = 0; i < n; i++)
-				pq_writeint8(buf, (uint8) cdset_get_key(set, i));
-			break;
-		case 2:
-			for (i = 0; i < n; i++)
-				pq_writeint16(buf, (uint16) cdset_get_key(set, i));
-			break;
-		case 4:
-			for (i = 0; i < n; i++)
-				pq_writeint32(buf, (uint32) cdset_get_key(set, i));
-			break;
-		default:
-			for (i = 0; i < n; i++)
-				pq_writeint64(buf, cdset_get_key(set, i));
-			break;
-	}
-}
-
-/* bytes of the CD_KEY_BYTES keys, serialized */
-static Size
-bytes_keys_size(CDVarSet *set)
-{
-	Size		pos = 0;
-	Size		len;
-	Size		total = 0;
-
-	while (cdvar_next(set, &pos, &len) != NULL)
-		total += 4 + len;
-	return total;
 }
 
 typedef struct SendArgs
@@ -124,12 +86,6 @@ send_var_keys(void *arg)
 
 	while ((key = cdvar_next(a->set, &pos, &len)) != NULL)
 	{
-		if (kt->encoding == CD_KEY_BYTES)
-		{
-			pq_sendint32(buf, (uint32) len);
-			pq_sendbytes(buf, key, (int) len);
-		}
-		else
 		{
 			Datum		value = cd_varkey_output_datum(kt, key, len);
 
@@ -154,9 +110,9 @@ cd_serialize(CDSet *set)
 
 	/* the size of the keys, when known up front: refuse before allocating */
 	if (set->width > 0)
-		keybytes = (Size) n * set->width;
+		keybytes = cd_pack_fixed_size(set, n, CD_SERIAL_MAX_SIZE);
 	else if (set->kt->encoding == CD_KEY_BYTES)
-		keybytes = bytes_keys_size((CDVarSet *) set);
+		keybytes = cd_pack_bytes_size((CDVarSet *) set);
 	else
 		keybytes = (Size) n * 4;	/* at least each value's length */
 	if (keybytes > CD_SERIAL_MAX_SIZE - 4 * NAMEDATALEN - 8)
@@ -174,82 +130,42 @@ cd_serialize(CDSet *set)
 	if (set->width > 0)
 	{
 		enlargeStringInfo(&buf, (int) keybytes);
-		send_fixed_keys(&buf, set, n);
+		cd_pack_fixed(&buf, set, n);
+	}
+	else if (set->kt->encoding == CD_KEY_BYTES)
+	{
+		enlargeStringInfo(&buf, (int) keybytes);
+		cd_pack_bytes(&buf, (CDVarSet *) set);
 	}
 	else
 	{
 		SendArgs	args = {&buf, (CDVarSet *) set, n};
 
-		if (set->kt->encoding == CD_KEY_BYTES)
-		{
-			enlargeStringInfo(&buf, (int) keybytes);
-			send_var_keys(&args);
-		}
-		else
-			cd_with_database_encoding(send_var_keys, &args);
+		cd_with_database_encoding(send_var_keys, &args);
 	}
 	return pq_endtypsend(&buf);
 }
 
-static void
-invalid_state(const char *detail)
+void
+cd_invalid_state(const char *detail)
 {
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
 			 errmsg("invalid count_distinct state"),
 			 errdetail_internal("%s", detail)));
+	pg_unreachable();
 }
 
 static CDSet *
 receive_fixed_keys(StringInfo buf, const CDKeyType *kt, uint32 n)
 {
-	const uint8 *p = (const uint8 *) buf->data + buf->cursor;
 	CDSet	   *set;
-	uint32		i;
 
-	if ((Size) (buf->len - buf->cursor) != (Size) n * kt->width)
-		invalid_state("The length does not match the number of keys.");
-
+	/* a block of up to CD_PACK_BLOCK keys takes at least one full key */
+	if ((Size) n > ((Size) (buf->len - buf->cursor) / kt->width) * CD_PACK_BLOCK)
+		cd_invalid_state("The length does not match the number of keys.");
 	set = cdset_create_sized(kt, CurrentMemoryContext, n);
-	for (i = 0; i < n; i++, p += kt->width)
-	{
-		uint64		key;
-
-		/* the length is checked above: read the big-endian keys directly */
-		switch (kt->width)
-		{
-			case 1:
-				key = p[0];
-				break;
-			case 2:
-				key = ((uint32) p[0] << 8) | p[1];
-				break;
-			case 4:
-				{
-					uint32		v;
-
-					memcpy(&v, p, 4);
-					key = pg_ntoh32(v);
-				}
-				break;
-			default:
-				{
-					uint64		v;
-
-					memcpy(&v, p, 8);
-					key = pg_ntoh64(v);
-				}
-				break;
-		}
-		/* only keys that encoding produces (no -0.0, no second NaN, ...) */
-		if (cd_key_encode(kt, cd_key_decode(kt, key)) != key)
-			invalid_state("A key is not in canonical form.");
-		cdset_put_key(set, i, key);
-	}
-	buf->cursor = buf->len;
-	if (!cdset_is_strictly_increasing(set, n))
-		invalid_state("The keys are not strictly increasing.");
-	set->nsorted = set->nall = n;
+	cd_unpack_fixed(buf, set, n);
 	return set;
 }
 
@@ -268,36 +184,22 @@ receive_var_keys(void *arg)
 	StringInfo	buf = a->buf;
 	const CDKeyType *kt = a->kt;
 	CDVarSet   *set;
-	MemoryContext valuecxt = NULL;
+	MemoryContext valuecxt;
 	uint32		i;
 	Size		prevpos = 0;
 
 	/* every key takes at least its 4-byte length */
 	if ((Size) (buf->len - buf->cursor) / 4 < a->n)
-		invalid_state("The length does not match the number of keys.");
+		cd_invalid_state("The length does not match the number of keys.");
 
 	set = cdvar_create(kt, CurrentMemoryContext, buf->len - buf->cursor, false);
-	if (kt->encoding == CD_KEY_COMPARATOR)
-		valuecxt = AllocSetContextCreate(CurrentMemoryContext,
-										 "count_distinct value",
-										 ALLOCSET_SMALL_SIZES);
+	valuecxt = AllocSetContextCreate(CurrentMemoryContext,
+									 "count_distinct value",
+									 ALLOCSET_SMALL_SIZES);
 	for (i = 0; i < a->n; i++)
 	{
 		Size		start = set->used;
 
-		if (kt->encoding == CD_KEY_BYTES)
-		{
-			uint32		len = (uint32) pq_getmsgint(buf, 4);
-			const char *bytes;
-
-			if (len > (uint32) (buf->len - buf->cursor))
-				invalid_state("A value's length runs past the end of the state.");
-			bytes = pq_getmsgbytes(buf, (int) len);
-			if (!cd_varkey_is_valid(kt, bytes, len))
-				invalid_state("A value is not valid for its type.");
-			set = cdvar_add_key(set, bytes, len, NULL);
-		}
-		else
 		{
 			MemoryContext old = MemoryContextSwitchTo(valuecxt);
 
@@ -318,7 +220,7 @@ receive_var_keys(void *arg)
 			const char *kb = cdvar_next(set, &bpos, &blen);
 
 			if (cdvar_compare(set, ka, alen, kb, blen) >= 0)
-				invalid_state("The values are not strictly increasing.");
+				cd_invalid_state("The values are not strictly increasing.");
 		}
 		prevpos = start;
 		/* all checked so far: sorted (so growing never compacts them) */
@@ -329,8 +231,7 @@ receive_var_keys(void *arg)
 	}
 	set->nsorted = set->nall;
 	set->sortedbytes = set->used;
-	if (valuecxt != NULL)
-		MemoryContextDelete(valuecxt);
+	MemoryContextDelete(valuecxt);
 	a->set = set;
 }
 
@@ -384,7 +285,7 @@ cd_deserialize(FunctionCallInfo fcinfo, const char *data, Size len,
 	CDSet	   *set;
 
 	if (len < 4 || len > CD_SERIAL_MAX_SIZE)
-		invalid_state("The state is shorter than its header.");
+		cd_invalid_state("The state is shorter than its header.");
 
 	/* read-only view of the bytes */
 	buf.data = (char *) data;
@@ -397,14 +298,14 @@ cd_deserialize(FunctionCallInfo fcinfo, const char *data, Size len,
 	width = pq_getmsgbyte(&buf);
 	reserved = pq_getmsgbyte(&buf);
 	if (version != CD_SERIAL_VERSION || reserved != 0)
-		invalid_state("Unknown format version.");
+		cd_invalid_state("Unknown format version.");
 	receive_refs(&buf, cache, &typid, &collation);
 	n = (uint32) pq_getmsgint(&buf, 4);
 
 	kt = cd_registry_keytype(fcinfo, typid, collation);
 	if (kt->encoding != encoding || kt->width != width ||
 		kt->collation != collation)
-		invalid_state("The key encoding does not match the value type.");
+		cd_invalid_state("The key encoding does not match the value type.");
 
 	if (width > 0)
 		set = receive_fixed_keys(&buf, kt, n);
@@ -413,7 +314,14 @@ cd_deserialize(FunctionCallInfo fcinfo, const char *data, Size len,
 		ReceiveArgs args = {&buf, kt, n, NULL};
 
 		if (kt->encoding == CD_KEY_BYTES)
-			receive_var_keys(&args);
+		{
+			/* each key takes at least its two lengths */
+			if ((Size) n > (Size) (buf.len - buf.cursor) / 2)
+				cd_invalid_state("The length does not match the number of keys.");
+			args.set = cdvar_create(kt, CurrentMemoryContext,
+									buf.len - buf.cursor, false);
+			args.set = cd_unpack_bytes(&buf, args.set, n);
+		}
 		else
 			cd_with_database_encoding(receive_var_keys, &args);
 		set = (CDSet *) args.set;

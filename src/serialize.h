@@ -14,6 +14,9 @@
 
 #include "set.h"
 
+/* ERROR: invalid serialized state (SQLSTATE 22P03), with a detail. */
+extern void cd_invalid_state(const char *detail) pg_attribute_noreturn();
+
 /* The set's distinct keys as a bytea (compacts the set). */
 extern bytea *cd_serialize(CDSet *set);
 

@@ -42,6 +42,7 @@
 #include "utils/typcache.h"
 
 #include "compat.h"
+#include "serialize.h"
 #include "value_io.h"
 
 typedef enum TypeShape
@@ -137,14 +138,6 @@ type_io(CDValueIO *vio, Oid typid)
 	return t;
 }
 
-static void
-invalid_value(const char *detail)
-{
-	ereport(ERROR,
-			(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
-			 errmsg("invalid count_distinct state"),
-			 errdetail_internal("%s", detail)));
-}
 
 /* raw NUL-terminated strings: no client encoding conversion */
 static void
@@ -160,11 +153,11 @@ recv_cstring(StringInfo buf)
 	const char *end = memchr(s, '\0', buf->len - buf->cursor);
 
 	if (end == NULL)
-		invalid_value("A name is not terminated.");
+		cd_invalid_state("A name is not terminated.");
 	if (end - s >= NAMEDATALEN)
-		invalid_value("A name is too long.");
+		cd_invalid_state("A name is too long.");
 	if (!pg_verify_mbstr(GetDatabaseEncoding(), s, end - s, true))
-		invalid_value("A name is not valid in the database encoding.");
+		cd_invalid_state("A name is not valid in the database encoding.");
 	buf->cursor += end - s + 1;
 	return s;
 }
@@ -415,7 +408,7 @@ composite_recv(StringInfo buf, CDValueIO *vio, Oid typid, int32 typmod)
 	if (typid == RECORDOID)
 	{
 		if (ncolumns > MaxTupleAttributeNumber)
-			invalid_value("A record has too many columns.");
+			cd_invalid_state("A record has too many columns.");
 		tupdesc = CreateTemplateTupleDesc(ncolumns);
 		for (i = 0; i < ncolumns; i++)
 		{
@@ -425,9 +418,9 @@ composite_recv(StringInfo buf, CDValueIO *vio, Oid typid, int32 typmod)
 
 			if (get_typtype(atttypid) == TYPTYPE_PSEUDO &&
 				atttypid != RECORDOID && atttypid != RECORDARRAYOID)
-				invalid_value("A record column has a pseudo-type.");
+				cd_invalid_state("A record column has a pseudo-type.");
 			if (OidIsValid(attcollation) && !type_is_collatable(atttypid))
-				invalid_value("A record column has a collation its type does not take.");
+				cd_invalid_state("A record column has a collation its type does not take.");
 			TupleDescInitEntry(tupdesc, (AttrNumber) (i + 1), NULL,
 							   atttypid, atttypmod, 0);
 			TupleDescInitEntryCollation(tupdesc, (AttrNumber) (i + 1),
@@ -447,7 +440,7 @@ composite_recv(StringInfo buf, CDValueIO *vio, Oid typid, int32 typmod)
 			if (!TupleDescAttr(tupdesc, i)->attisdropped)
 				live++;
 		if (live != ncolumns)
-			invalid_value("A composite value does not have the columns of its type.");
+			cd_invalid_state("A composite value does not have the columns of its type.");
 	}
 
 	values = palloc0(Max(tupdesc->natts, 1) * sizeof(Datum));
@@ -462,7 +455,7 @@ composite_recv(StringInfo buf, CDValueIO *vio, Oid typid, int32 typmod)
 			continue;
 		isnull = pq_getmsgbyte(buf);
 		if (isnull != 0 && isnull != 1)
-			invalid_value("A NULL flag is neither 0 nor 1.");
+			cd_invalid_state("A NULL flag is neither 0 nor 1.");
 		if (!isnull)
 		{
 			values[i] = value_recv(buf, vio, att->atttypid, att->atttypmod);
@@ -490,23 +483,23 @@ array_recv_portable(StringInfo buf, CDValueIO *vio, TypeIO *t)
 	int			i;
 
 	if (ndim > MAXDIM)
-		invalid_value("An array has too many dimensions.");
+		cd_invalid_state("An array has too many dimensions.");
 	for (i = 0; i < ndim; i++)
 	{
 		dims[i] = (int32) pq_getmsgint(buf, 4);
 		lbs[i] = (int32) pq_getmsgint(buf, 4);
 		if (dims[i] < 0)
-			invalid_value("An array dimension is negative.");
+			cd_invalid_state("An array dimension is negative.");
 		/* the upper bound must fit in an int, as ArrayCheckBounds wants */
 		if (dims[i] > 0 && (int64) lbs[i] + dims[i] - 1 > PG_INT32_MAX)
-			invalid_value("An array bound is out of range.");
+			cd_invalid_state("An array bound is out of range.");
 	}
 	nitems = ArrayGetNItems(ndim, dims);
 	if (nitems == 0)
 		return PointerGetDatum(construct_empty_array(t->elemtype));
 	/* every element takes at least its NULL flag */
 	if (nitems > buf->len - buf->cursor)
-		invalid_value("An array has more elements than bytes.");
+		cd_invalid_state("An array has more elements than bytes.");
 
 	elems = palloc(nitems * sizeof(Datum));
 	nulls = palloc(nitems * sizeof(bool));
@@ -515,7 +508,7 @@ array_recv_portable(StringInfo buf, CDValueIO *vio, TypeIO *t)
 		int			isnull = pq_getmsgbyte(buf);
 
 		if (isnull != 0 && isnull != 1)
-			invalid_value("A NULL flag is neither 0 nor 1.");
+			cd_invalid_state("A NULL flag is neither 0 nor 1.");
 		nulls[i] = isnull;
 		elems[i] = isnull ? (Datum) 0 : value_recv(buf, vio, t->elemtype, -1);
 	}
@@ -542,7 +535,7 @@ value_recv(StringInfo buf, CDValueIO *vio, Oid typid, int32 typmod)
 
 	len = (int32) pq_getmsgint(buf, 4);
 	if (len < 0 || len > buf->len - buf->cursor)
-		invalid_value("A value's length runs past the end of the state.");
+		cd_invalid_state("A value's length runs past the end of the state.");
 
 	/* a NUL-terminated copy, as receive functions expect */
 	initStringInfo(&vbuf);
@@ -563,16 +556,16 @@ value_recv(StringInfo buf, CDValueIO *vio, Oid typid, int32 typmod)
 			else
 			{
 				if (strlen(vbuf.data) != (size_t) len)
-					invalid_value("A value contains a zero byte.");
+					cd_invalid_state("A value contains a zero byte.");
 				if (!pg_verify_mbstr(GetDatabaseEncoding(), vbuf.data, len, true))
-					invalid_value("A value is not valid in the database encoding.");
+					cd_invalid_state("A value is not valid in the database encoding.");
 				result = InputFunctionCall(&t->recvfn, vbuf.data, t->ioparam, typmod);
 				vbuf.cursor = vbuf.len;
 			}
 			break;
 	}
 	if (vbuf.cursor != vbuf.len)
-		invalid_value("A value does not use exactly its length.");
+		cd_invalid_state("A value does not use exactly its length.");
 	/* receive and input functions return new values, not the buffer's */
 	pfree(vbuf.data);
 	return result;

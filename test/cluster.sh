@@ -7,13 +7,10 @@
 #                               a socket in a fresh temp dir; exports PGHOST,
 #                               PGPORT, PGUSER, PGDATABASE and CD_CLUSTER_DIR
 #   cd_cluster_stop             stop that cluster (only ours) and remove it
-#   cd_probe_features           optional features of that cluster: exports
-#                               CD_HAVE_ICU, CD_HAVE_CITEXT, CD_SERVER_NUM
-#   cd_select_tests TREE        the pg_regress tests of TREE whose
-#                               "-- requires:" line names only features the
-#                               cluster has: sets CD_RUN_TESTS and
-#                               CD_SKIPPED_TESTS (requirements: icu, citext,
-#                               pg14 = PostgreSQL 14 or later)
+#   cd_probe_features           optional features of that cluster, for
+#                               reports: exports CD_HAVE_ICU, CD_HAVE_CITEXT,
+#                               CD_SERVER_NUM (the pg_regress tests that need
+#                               them check by themselves, with psql's \if)
 #
 # Extra server settings can be passed in CD_PG_OPTS (e.g. "-c work_mem=1GB").
 
@@ -81,25 +78,4 @@ cd_probe_features() {
         && CD_HAVE_CITEXT=1
     CD_SERVER_NUM=$($psql -c "SHOW server_version_num" 2>/dev/null)
     export CD_HAVE_ICU CD_HAVE_CITEXT CD_SERVER_NUM
-}
-
-cd_select_tests() {
-    local f name req r ok
-    CD_RUN_TESTS=""; CD_SKIPPED_TESTS=""
-    for f in "$1"/test/sql/*.sql; do
-        [ -e "$f" ] || continue
-        name=$(basename "$f" .sql)
-        req=$(sed -n 's/^--[[:space:]]*requires:[[:space:]]*//p' "$f" | tr ',' ' ')
-        ok=1
-        for r in $req; do
-            case $r in
-                icu) [ "${CD_HAVE_ICU:-0}" = 1 ] || ok=0 ;;
-                citext) [ "${CD_HAVE_CITEXT:-0}" = 1 ] || ok=0 ;;
-                pg14) [ "${CD_SERVER_NUM:-0}" -ge 140000 ] || ok=0 ;;
-                *) echo "warning: $f: unknown requirement '$r'" >&2 ;;
-            esac
-        done
-        if [ $ok = 1 ]; then CD_RUN_TESTS="$CD_RUN_TESTS $name"; else CD_SKIPPED_TESTS="$CD_SKIPPED_TESTS $name"; fi
-    done
-    CD_RUN_TESTS=${CD_RUN_TESTS# }; CD_SKIPPED_TESTS=${CD_SKIPPED_TESTS# }
 }

@@ -16,7 +16,8 @@ Query shapes: "mixed" (extension and native aggregates side by side, plain,
 GROUP BY, grouping sets, FILTER, HAVING), "split" (the extension aggregates
 alone in one subquery so the planner may run them in parallel or in a
 spilling HashAggregate, compared with EXCEPT ALL against a native subquery),
-"window" (PARTITION BY / running ORDER BY / ROWS / GROUPS / EXCLUDE frames)
+"window" (random PARTITION BY, ORDER BY and ROWS / RANGE with int, date and
+timestamp offsets / GROUPS frames with any bounds and EXCLUDE, FILTER)
 and "corr" (correlated scalar subqueries).  Inputs are the table itself, a
 UNION ALL of it (parallel append) or an ORDER BY ... LIMIT subquery.  Planner
 settings per query: default, forced parallel, spilling hash aggregation
@@ -561,6 +562,9 @@ GROUPINGS = [
 ]
 
 
+ONLY_SHAPES = None      # --shapes
+
+
 def gen_query(rng, case):
     """Returns (shape, mode, settings, query)."""
     small = case.nrows <= 3000
@@ -569,6 +573,10 @@ def gen_query(rng, case):
         shapes += ["window", "window"]
     if case.nrows * case.ngroups <= 3000000:
         shapes.append("corr")
+    if ONLY_SHAPES:
+        shapes = [s for s in shapes if s in ONLY_SHAPES]
+        if not shapes:
+            return None
     shape = rng.choice(shapes)
     if shape in ("split",):
         mode = rng.choice(["default", "parallel", "parallel", "spill", "spill", "parallel+spill",
@@ -627,36 +635,62 @@ def gen_split(rng, case, where, spill):
             % (ecols, src, where, gb, ncols, native_from(src, pairs), where, gb))
 
 
-WINDOWS = [
-    "PARTITION BY g ORDER BY id",
-    "PARTITION BY g",
-    "ORDER BY id ROWS BETWEEN %d PRECEDING AND CURRENT ROW",
-    "PARTITION BY h ORDER BY id ROWS BETWEEN %d PRECEDING AND %d FOLLOWING",
-    "ORDER BY c1",
-    "PARTITION BY g ORDER BY id ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW EXCLUDE CURRENT ROW",
-    "ORDER BY h GROUPS BETWEEN 1 PRECEDING AND CURRENT ROW",
-    "PARTITION BY h ORDER BY id ROWS BETWEEN 2 FOLLOWING AND %d FOLLOWING",
-]
+# Window frames: random PARTITION BY, ORDER BY and frame clause (ROWS,
+# RANGE with offsets on int, date and timestamp, GROUPS; every bound kind;
+# EXCLUDE), or a default frame.  The frame's bounds are drawn in order
+# (UNBOUNDED PRECEDING < n PRECEDING < CURRENT ROW < n FOLLOWING < UNBOUNDED
+# FOLLOWING) so the clause is valid; offsets may still make frames empty.
+FRAME_BOUNDS = ["UNBOUNDED PRECEDING", "%s PRECEDING", "CURRENT ROW", "%s FOLLOWING",
+                "UNBOUNDED FOLLOWING"]
+RANGE_ORDERS = [("id", "%d"), ("id / 3", "%d"), ("h", "%d"),
+                ("date '2000-01-01' + id / 4", "'%d days'"),
+                ("timestamp '2000-01-01' + id * interval '37 minutes'", "'%d hours'")]
+
+
+def random_window(rng):
+    part = rng.choice(["", "", "PARTITION BY g ", "PARTITION BY h "])
+    mode = rng.choice(["ROWS", "ROWS", "RANGE", "RANGE", "GROUPS", "default", "running"])
+    if mode == "default":
+        return part + rng.choice(["", "ORDER BY id", "ORDER BY h", "ORDER BY id / 3"])
+    if mode == "running":
+        return part + "ORDER BY id ROWS UNBOUNDED PRECEDING"
+    if mode == "RANGE":
+        order, unit = rng.choice(RANGE_ORDERS)
+    elif mode == "GROUPS":
+        order, unit = rng.choice(["h", "id / 3", "id", "h, id / 5"]), "%d"
+    else:
+        order, unit = rng.choice(["id", "id", "h, id"]), "%d"
+    while True:
+        start, end = rng.choice([0, 1, 1, 2, 3]), rng.choice([1, 2, 3, 3, 4])
+        if start <= end:
+            break
+
+    def bound(k):
+        b = FRAME_BOUNDS[k]
+        return b % (unit % rng.choice([0, 1, 2, 3, 5, 10, 40])) if "%s" in b else b
+    excl = rng.choice(["", "", "", " EXCLUDE CURRENT ROW", " EXCLUDE GROUP", " EXCLUDE TIES",
+                       " EXCLUDE NO OTHERS"])
+    return "%sORDER BY %s %s BETWEEN %s AND %s%s" % (part, order, mode, bound(start), bound(end),
+                                                    excl)
 
 
 def gen_window(rng, case):
+    """count_distinct* and array_agg_distinct* over a random window, against
+    native aggregates over the same frame's rows: for a scalar, the values
+    native array_agg(v) OVER the same window collects; for arrays, the rows
+    whose ids native array_agg(id) OVER the same window collects (both in the
+    same WindowAgg node, so they see the very same frames)."""
     scalars = [c for c in case.cols if not c.is_array]
     arrays = [c for c in case.cols if c.is_array]
     use_elements = bool(arrays) and rng.random() < 0.3
-    running = rng.random() < 0.5
-    if use_elements:
-        # elements over running / whole-partition frames, native by subquery
-        w = "PARTITION BY g ORDER BY id" if running else "PARTITION BY g"
-    else:
-        w = rng.choice(WINDOWS)
-        w = w.replace("%d", str(rng.randint(0, 5)), 1).replace("%d", str(rng.randint(2, 6)), 1)
+    w = random_window(rng)
     inner = ["id", "g"]
     outer_conds = []
     laterals = []
     for i in range(rng.randint(1, 3)):
+        f = rng.choice(["", "", " FILTER (WHERE id % 2 = 0)", " FILTER (WHERE h < 2)"])
         if scalars and not (use_elements and rng.random() < 0.6):
             c = rng.choice(scalars)
-            f = rng.choice(["", "", " FILTER (WHERE id % 2 = 0)", " FILTER (WHERE h < 2)"])
             inner += ["count_distinct(%s)%s OVER w AS e%d" % (c.name, f, i),
                       "array_agg_distinct(%s)%s OVER w AS ea%d" % (c.name, f, i),
                       "array_agg(%s)%s OVER w AS all%d" % (c.name, f, i)]
@@ -666,13 +700,14 @@ def gen_window(rng, case):
                 % (i, c.base_array, i, i, i))
         elif use_elements:
             c = rng.choice(arrays)
-            inner += ["count_distinct_elements(%s) OVER w AS e%d" % (c.name, i),
-                      "array_agg_distinct_elements(%s) OVER w AS ea%d" % (c.name, i)]
-            cond = "t2.g IS NOT DISTINCT FROM s.g" + (" AND t2.id <= s.id" if running else "")
+            inner += ["count_distinct_elements(%s)%s OVER w AS e%d" % (c.name, f, i),
+                      "array_agg_distinct_elements(%s)%s OVER w AS ea%d" % (c.name, f, i),
+                      "array_agg(id)%s OVER w AS ids%d" % (f, i)]
             laterals.append(
                 "LATERAL (SELECT count(DISTINCT z) AS n%d, coalesce(array_agg(DISTINCT z ORDER BY z) "
-                "FILTER (WHERE z IS NOT NULL), '{}')::%s AS na%d FROM %s AS t2, unnest(t2.%s) AS z "
-                "WHERE %s) AS l%d" % (i, c.base_array, i, case.table, c.name, cond, i))
+                "FILTER (WHERE z IS NOT NULL), '{}')::%s AS na%d FROM unnest(s.ids%d) AS f(id) "
+                "JOIN %s AS t2 USING (id), unnest(t2.%s) AS z) AS l%d"
+                % (i, c.base_array, i, i, case.table, c.name, i))
         else:
             continue
         outer_conds += ["s.e%d IS DISTINCT FROM l%d.n%d" % (i, i, i),
@@ -825,7 +860,7 @@ def check_no_equality(log):
 
 
 def main():
-    global PSQL
+    global PSQL, ONLY_SHAPES
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--seed", default="1")
     ap.add_argument("--cases", type=int, default=40)
@@ -836,7 +871,11 @@ def main():
     ap.add_argument("--types", default=None, help="comma-separated subset of the type table")
     ap.add_argument("--out", default=None, help="directory for reproducer files")
     ap.add_argument("--max-failures", type=int, default=5)
+    ap.add_argument("--shapes", default=None,
+                    help="comma-separated subset of the query shapes (mixed,split,window,corr)")
     args = ap.parse_args()
+    if args.shapes:
+        ONLY_SHAPES = args.shapes.split(",")
     PSQL = psql_path()
     long_mode = args.minutes is not None
 

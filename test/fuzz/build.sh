@@ -16,6 +16,6 @@ inc=$("$PG_CONFIG" --includedir-server)
     -fno-sanitize=function -DUSE_ASSERT_CHECKING -Wall -Wno-ignored-attributes -Wno-unused-command-line-argument \
     -I"$top/src" -I"$here" -I"$inc" \
     "$here/fuzz_state.c" "$here/pgstub.c" \
-    "$top/src/serialize.c" "$top/src/set.c" "$top/src/sort.c" "$top/src/key.c" \
+    "$top/src/serialize.c" "$top/src/keypack.c" "$top/src/set.c" "$top/src/sort.c" "$top/src/key.c" \
     $(ls "$top/src/varset.c" 2>/dev/null) \
     -o "$out"

@@ -594,6 +594,9 @@ cd_registry_keytype(FunctionCallInfo fcinfo, Oid typid, Oid collation)
 
 int GetDatabaseEncoding(void) { STUB_UNREACHABLE("GetDatabaseEncoding"); }
 CDValueIO *cd_value_io_create(MemoryContext mcxt) { STUB_UNREACHABLE("cd_value_io_create"); }
+MemoryContext AllocSetContextCreateInternal(MemoryContext parent, const char *name, Size minContextSize, Size initBlockSize, Size maxBlockSize) { STUB_UNREACHABLE("AllocSetContextCreateInternal"); }
+void MemoryContextDelete(MemoryContext context) { STUB_UNREACHABLE("MemoryContextDelete"); }
+void MemoryContextReset(MemoryContext context) { STUB_UNREACHABLE("MemoryContextReset"); }
 void cd_value_send(StringInfo buf, CDValueIO *vio, Oid typid, Datum value) { STUB_UNREACHABLE("cd_value_send"); }
 Datum cd_value_recv(StringInfo buf, CDValueIO *vio, Oid typid, int32 typmod) { STUB_UNREACHABLE("cd_value_recv"); }
 void cd_with_database_encoding(void (*fn) (void *), void *arg) { STUB_UNREACHABLE("cd_with_database_encoding"); }

@@ -18,7 +18,7 @@ BEGIN
   PERFORM array_agg_distinct_elements(most_common_vals) FROM pg_stats WHERE tablename = 'mcv';
   RAISE EXCEPTION 'no error';
 EXCEPTION WHEN datatype_mismatch THEN
-  RAISE NOTICE 'SQLSTATE %: %', SQLSTATE, SQLERRM;
+  RAISE NOTICE 'SQLSTATE %', SQLSTATE;
 END $$;
 
 -- one type per group: each column's MCV count (MCVs are distinct already)

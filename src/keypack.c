@@ -1,0 +1,365 @@
+/*-------------------------------------------------------------------------
+ *
+ * keypack.c
+ *	  Compact forms of sorted runs of keys (see keypack.h).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "miscadmin.h"
+#include "port/pg_bitutils.h"
+#include "utils/memutils.h"
+
+#include "keypack.h"
+#include "serialize.h"
+
+/* the largest key of a width */
+static inline uint64
+max_key(int width)
+{
+	return width == 8 ? PG_UINT64_MAX : (UINT64CONST(1) << (8 * width)) - 1;
+}
+
+/* bits needed for v (0 for 0) */
+static inline int
+bit_width(uint64 v)
+{
+	return v == 0 ? 0 : pg_leftmost_one_pos64(v) + 1;
+}
+
+/* the largest gap (minus one) between consecutive keys of a block */
+static inline uint64
+block_max_gap(const CDSet *set, uint32 start, uint32 m)
+{
+	uint64		maxgap = 0;
+	uint64		prev = cdset_get_key(set, start);
+	uint32		i;
+
+	for (i = 1; i < m; i++)
+	{
+		uint64		k = cdset_get_key(set, start + i);
+
+		maxgap = Max(maxgap, k - prev - 1);
+		prev = k;
+	}
+	return maxgap;
+}
+
+Size
+cd_pack_fixed_size(const CDSet *set, uint32 n, Size limit)
+{
+	Size		size = 0;
+	uint32		start;
+
+	for (start = 0; start < n && size <= limit; start += CD_PACK_BLOCK)
+	{
+		uint32		m = Min(CD_PACK_BLOCK, n - start);
+
+		size += set->width;
+		if (m > 1)
+			size += 1 + ((Size) (m - 1) * bit_width(block_max_gap(set, start, m)) + 7) / 8;
+		if ((start & 0xFFFFF) == 0)
+			CHECK_FOR_INTERRUPTS();
+	}
+	return size;
+}
+
+static inline void
+send_key(StringInfo buf, uint64 key, int width)
+{
+	int			i;
+
+	for (i = width - 1; i >= 0; i--)
+		appendStringInfoCharMacro(buf, (char) (key >> (8 * i)));
+}
+
+void
+cd_pack_fixed(StringInfo buf, const CDSet *set, uint32 n)
+{
+	uint32		start;
+
+	for (start = 0; start < n; start += CD_PACK_BLOCK)
+	{
+		uint32		m = Min(CD_PACK_BLOCK, n - start);
+		uint64		prev = cdset_get_key(set, start);
+		int			b;
+		uint64		acc = 0;
+		int			nacc = 0;
+		uint32		i;
+
+		send_key(buf, prev, set->width);
+		if (m == 1)
+			continue;
+		b = bit_width(block_max_gap(set, start, m));
+		appendStringInfoCharMacro(buf, (char) b);
+		enlargeStringInfo(buf, (int) (((Size) (m - 1) * b + 7) / 8));
+		for (i = 1; i < m; i++)
+		{
+			uint64		k = cdset_get_key(set, start + i);
+			uint64		v = k - prev - 1;
+			int			left = b;
+
+			prev = k;
+			/* append b bits of v, least significant first; nacc < 8 here */
+			while (left > 0)
+			{
+				int			take = Min(left, 64 - nacc);
+
+				acc |= (take == 64 ? v : (v & ((UINT64CONST(1) << take) - 1))) << nacc;
+				v = take == 64 ? 0 : v >> take;
+				left -= take;
+				nacc += take;
+				while (nacc >= 8)
+				{
+					buf->data[buf->len++] = (char) acc;
+					acc = nacc == 8 ? 0 : acc >> 8;
+					nacc -= 8;
+				}
+			}
+		}
+		if (nacc > 0)
+			buf->data[buf->len++] = (char) acc;
+		buf->data[buf->len] = '\0';
+		if ((start & 0xFFFF) == 0)
+			CHECK_FOR_INTERRUPTS();
+	}
+}
+
+void
+cd_unpack_fixed(StringInfo buf, CDSet *set, uint32 n)
+{
+	const CDKeyType *kt = set->kt;
+	int			width = set->width;
+	uint64		limit = max_key(width);
+	bool		check_canonical = (kt->encoding == CD_KEY_BOOL ||
+								   kt->encoding == CD_KEY_FLOAT);
+	const uint8 *p = (const uint8 *) buf->data + buf->cursor;
+	const uint8 *end = (const uint8 *) buf->data + buf->len;
+	uint64		last = 0;
+	uint32		start;
+
+	Assert(set->capacity >= n && set->nall == 0);
+	for (start = 0; start < n; start += CD_PACK_BLOCK)
+	{
+		uint32		m = Min(CD_PACK_BLOCK, n - start);
+		uint64		key = 0;
+		uint64		maxgap = 0;
+		uint64		acc = 0;
+		int			nacc = 0;
+		int			b = 0;
+		uint32		i;
+		int			j;
+
+		if (end - p < width + (m > 1 ? 1 : 0))
+			cd_invalid_state("The keys run past the end of the state.");
+		for (j = 0; j < width; j++)
+			key = (key << 8) | *p++;
+		if (start > 0 && key <= last)
+			cd_invalid_state("The keys are not strictly increasing.");
+		if (m > 1)
+		{
+			b = *p++;
+			if (b > 64 || (Size) (end - p) < ((Size) (m - 1) * b + 7) / 8)
+				cd_invalid_state("The keys run past the end of the state.");
+		}
+		cdset_put_key(set, start, key);
+		for (i = 1; i < m; i++)
+		{
+			uint64		v = 0;
+			int			got = 0;
+
+			while (got < b)
+			{
+				int			take;
+
+				if (nacc == 0)
+				{
+					acc = *p++;
+					nacc = 8;
+				}
+				take = Min(b - got, nacc);
+				v |= (acc & ((1U << take) - 1)) << got;
+				acc >>= take;
+				nacc -= take;
+				got += take;
+			}
+			/* key + v + 1 must stay a key of this width */
+			if (key == limit || v > limit - key - 1)
+				cd_invalid_state("A key is out of range.");
+			key += v + 1;
+			maxgap = Max(maxgap, v);
+			cdset_put_key(set, start + i, key);
+		}
+		/* canonical: the fewest bits, and zero padding */
+		if (m > 1 && (bit_width(maxgap) != b || acc != 0))
+			cd_invalid_state("The keys are not packed canonically.");
+		last = key;
+		if (check_canonical)
+		{
+			for (i = 0; i < m; i++)
+			{
+				uint64		k = cdset_get_key(set, start + i);
+
+				/* only keys the encoding produces (no -0.0, one NaN, ...) */
+				if (cd_key_encode(kt, cd_key_decode(kt, k)) != k)
+					cd_invalid_state("A key is not in canonical form.");
+			}
+		}
+		if ((start & 0xFFFF) == 0)
+			CHECK_FOR_INTERRUPTS();
+	}
+	buf->cursor = (const char *) p - buf->data;
+	set->nsorted = set->nall = n;
+}
+
+/* LEB128 */
+static inline Size
+varint_size(Size v)
+{
+	Size		size = 1;
+
+	while (v >= 0x80)
+	{
+		v >>= 7;
+		size++;
+	}
+	return size;
+}
+
+static inline void
+send_varint(StringInfo buf, Size v)
+{
+	while (v >= 0x80)
+	{
+		appendStringInfoCharMacro(buf, (char) (0x80 | (v & 0x7F)));
+		v >>= 7;
+	}
+	appendStringInfoCharMacro(buf, (char) v);
+}
+
+static Size
+recv_varint(StringInfo buf)
+{
+	Size		v = 0;
+	int			shift = 0;
+
+	for (;;)
+	{
+		uint8		c;
+
+		if (buf->cursor >= buf->len || shift > 28)
+			cd_invalid_state("A length is malformed.");
+		c = (uint8) buf->data[buf->cursor++];
+		v |= (Size) (c & 0x7F) << shift;
+		if ((c & 0x80) == 0)
+		{
+			/* canonical: no needless zero groups */
+			if (c == 0 && shift > 0)
+				cd_invalid_state("A length is malformed.");
+			return v;
+		}
+		shift += 7;
+	}
+}
+
+static inline Size
+common_prefix(const char *a, Size alen, const char *b, Size blen)
+{
+	Size		n = Min(alen, blen);
+	Size		i = 0;
+
+	while (i < n && a[i] == b[i])
+		i++;
+	return i;
+}
+
+Size
+cd_pack_bytes_size(const CDVarSet *set)
+{
+	Size		pos = 0;
+	Size		len;
+	Size		prevlen = 0;
+	const char *prev = NULL;
+	const char *key;
+	Size		size = 0;
+
+	while ((key = cdvar_next(set, &pos, &len)) != NULL)
+	{
+		Size		shared = prev ? common_prefix(prev, prevlen, key, len) : 0;
+
+		size += varint_size(shared) + varint_size(len - shared) + len - shared;
+		prev = key;
+		prevlen = len;
+	}
+	return size;
+}
+
+void
+cd_pack_bytes(StringInfo buf, const CDVarSet *set)
+{
+	Size		pos = 0;
+	Size		len;
+	Size		prevlen = 0;
+	const char *prev = NULL;
+	const char *key;
+
+	while ((key = cdvar_next(set, &pos, &len)) != NULL)
+	{
+		Size		shared = prev ? common_prefix(prev, prevlen, key, len) : 0;
+
+		send_varint(buf, shared);
+		send_varint(buf, len - shared);
+		appendBinaryStringInfo(buf, key + shared, (int) (len - shared));
+		prev = key;
+		prevlen = len;
+	}
+}
+
+CDVarSet *
+cd_unpack_bytes(StringInfo buf, CDVarSet *set, uint32 n)
+{
+	StringInfoData key;			/* the current key, built on the last */
+	uint32		i;
+
+	initStringInfo(&key);
+	for (i = 0; i < n; i++)
+	{
+		Size		shared = recv_varint(buf);
+		Size		rest = recv_varint(buf);
+		const char *bytes;
+
+		if (shared > (Size) key.len || (i == 0 && shared > 0))
+			cd_invalid_state("A key shares more than the previous key.");
+		if (rest > (Size) (buf->len - buf->cursor))
+			cd_invalid_state("A key runs past the end of the state.");
+		bytes = buf->data + buf->cursor;
+		buf->cursor += rest;
+
+		/*
+		 * Strictly increasing, and the shared prefix is the longest: after
+		 * it, the key is longer (shared = previous length) or its next byte
+		 * is greater.
+		 */
+		if (i > 0)
+		{
+			if (shared == (Size) key.len ? rest == 0 :
+				(rest == 0 || (uint8) bytes[0] <= (uint8) key.data[shared]))
+				cd_invalid_state("The keys are not strictly increasing.");
+		}
+		if (shared + rest > MaxAllocSize - VARHDRSZ - 1)
+			cd_invalid_state("A key is too long.");
+		key.len = (int) shared;
+		appendBinaryStringInfo(&key, bytes, (int) rest);
+		if (!cd_varkey_is_valid(set->kt, key.data, key.len))
+			cd_invalid_state("A value is not valid for its type.");
+		set = cdvar_add_key(set, key.data, key.len, NULL);
+		/* all checked so far: sorted (so growing never compacts them) */
+		set->nsorted = set->nall;
+		set->sortedbytes = set->used;
+		if ((i & 0xFFFF) == 0xFFFF)
+			CHECK_FOR_INTERRUPTS();
+	}
+	pfree(key.data);
+	return set;
+}
