@@ -617,9 +617,6 @@ bool pg_verify_mbstr(int encoding, const char *mbstr, int len, bool noError) { S
 char *pnstrdup(const char *in, Size len) { STUB_UNREACHABLE("pnstrdup"); }
 const char *pq_getmsgbytes(StringInfo msg, int datalen) { STUB_UNREACHABLE("pq_getmsgbytes"); }
 void pq_sendbytes(StringInfo buf, const char *data, int datalen) { STUB_UNREACHABLE("pq_sendbytes"); }
-MemoryContext AllocSetContextCreateInternal(MemoryContext parent, const char *name, Size minContextSize, Size initBlockSize, Size maxBlockSize) { STUB_UNREACHABLE("AllocSetContextCreateInternal"); }
-void MemoryContextReset(MemoryContext context) { STUB_UNREACHABLE("MemoryContextReset"); }
-void MemoryContextDelete(MemoryContext context) { STUB_UNREACHABLE("MemoryContextDelete"); }
 
 Oid
 getBaseType(Oid typid)
