@@ -104,9 +104,10 @@ CREATE OR REPLACE FUNCTION array_agg_distinct_array_moving_final(internal, anyar
 
 /*
  * SSPACE: a new group's state, measured under hash aggregation (PostgreSQL
- * 15): 64 bytes for fixed-width keys (one header-free slot), 176 bytes for
- * variable-size keys (the set's header and its first data chunk, with
- * their chunk headers).  The polymorphic aggregates declare the larger:
+ * 15): 64 bytes for fixed-width keys (one header-free slot), 88 bytes for
+ * variable-size keys (one 64-byte chunk holding the set's header and its
+ * first entries, with its chunk header).  The polymorphic aggregates
+ * declare the larger:
  * the typed overloads cover the fixed-width types.  Groups that grow are
  * handled by spilling hash aggregation.
  *
@@ -121,7 +122,7 @@ CREATE OR REPLACE FUNCTION array_agg_distinct_array_moving_final(internal, anyar
 CREATE OR REPLACE AGGREGATE count_distinct(anyelement) (
     SFUNC = count_distinct_append,
     STYPE = internal,
-    SSPACE = 176,
+    SSPACE = 88,
     FINALFUNC = count_distinct_final,
     FINALFUNC_MODIFY = SHAREABLE,
     COMBINEFUNC = count_distinct_combine,
@@ -139,7 +140,7 @@ CREATE OR REPLACE AGGREGATE count_distinct(anyelement) (
 CREATE OR REPLACE AGGREGATE count_distinct_elements(anyarray) (
     SFUNC = count_distinct_elements_append,
     STYPE = internal,
-    SSPACE = 176,
+    SSPACE = 88,
     FINALFUNC = count_distinct_final,
     FINALFUNC_MODIFY = SHAREABLE,
     COMBINEFUNC = count_distinct_combine,
@@ -157,7 +158,7 @@ CREATE OR REPLACE AGGREGATE count_distinct_elements(anyarray) (
 CREATE OR REPLACE AGGREGATE array_agg_distinct(anynonarray) (
     SFUNC = count_distinct_append,
     STYPE = internal,
-    SSPACE = 176,
+    SSPACE = 88,
     FINALFUNC = array_agg_distinct_type_final,
     FINALFUNC_EXTRA,
     FINALFUNC_MODIFY = SHAREABLE,
@@ -177,7 +178,7 @@ CREATE OR REPLACE AGGREGATE array_agg_distinct(anynonarray) (
 CREATE OR REPLACE AGGREGATE array_agg_distinct_elements(anyarray) (
     SFUNC = count_distinct_elements_append,
     STYPE = internal,
-    SSPACE = 176,
+    SSPACE = 88,
     FINALFUNC = array_agg_distinct_elements_final,
     FINALFUNC_EXTRA,
     FINALFUNC_MODIFY = SHAREABLE,
