@@ -13,6 +13,8 @@
 #include "catalog/pg_type.h"
 #include "fmgr.h"
 #include "miscadmin.h"
+#include "nodes/nodeFuncs.h"
+#include "nodes/primnodes.h"
 #include "utils/array.h"
 #include "utils/arrayaccess.h"
 #include "utils/builtins.h"
@@ -98,6 +100,50 @@ declared_type(FunctionCallInfo fcinfo, int argno)
 }
 
 /*
+ * A typed overload of the aggregates (count_distinct_declare_type) reached
+ * through an implicit cast from another type, count_distinct(text) for a
+ * citext value, would count by the other type's "=": refuse it.  Domains
+ * are fine (their "=" is their base type's).  The value is the aggregate
+ * call's last argument (Citus's worker_partial_agg passes the aggregate's
+ * OID first).
+ */
+static void
+check_implicit_cast(FunctionCallInfo fcinfo)
+{
+	Aggref	   *aggref = AggGetAggref(fcinfo);
+	Node	   *expr;
+	Node	   *from = NULL;
+
+	if (aggref == NULL || aggref->args == NIL)
+		return;
+	expr = (Node *) ((TargetEntry *) llast(aggref->args))->expr;
+	if (IsA(expr, RelabelType) &&
+		((RelabelType *) expr)->relabelformat == COERCE_IMPLICIT_CAST)
+		from = (Node *) ((RelabelType *) expr)->arg;
+	else if (IsA(expr, FuncExpr) &&
+			 ((FuncExpr *) expr)->funcformat == COERCE_IMPLICIT_CAST)
+		from = (Node *) linitial(((FuncExpr *) expr)->args);
+	else if (IsA(expr, CoerceViaIO) &&
+			 ((CoerceViaIO *) expr)->coerceformat == COERCE_IMPLICIT_CAST)
+		from = (Node *) ((CoerceViaIO *) expr)->arg;
+	else if (IsA(expr, ArrayCoerceExpr) &&
+			 ((ArrayCoerceExpr *) expr)->coerceformat == COERCE_IMPLICIT_CAST)
+		from = (Node *) ((ArrayCoerceExpr *) expr)->arg;
+	if (from != NULL &&
+		getBaseType(exprType(from)) != getBaseType(exprType(expr)))
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("count_distinct for type %s was chosen for a value of type %s",
+						format_type_be(exprType(expr)),
+						format_type_be(exprType(from))),
+				 errdetail("The implicit cast would count values by the equality of type %s.",
+						   format_type_be(exprType(expr))),
+				 errhint("Declare the aggregates for type %s: SELECT count_distinct_declare_type('%s');",
+						 format_type_be(exprType(from)),
+						 format_type_be(exprType(from)))));
+}
+
+/*
  * The type of the value argument argno: from the call expression when there
  * is one, else from the function's declared signature (the typed overloads
  * of the aggregates), else an ERROR.  A pseudo-type column (anyarray, as in
@@ -113,6 +159,7 @@ value_type(FunctionCallInfo fcinfo, int argno)
 	if (OidIsValid(cache->argtype))
 		return cache->argtype;
 
+	check_implicit_cast(fcinfo);
 	typid = get_fn_expr_argtype(fcinfo->flinfo, argno);
 	if (!OidIsValid(typid))
 	{
@@ -185,6 +232,7 @@ element_keytype(FunctionCallInfo fcinfo, const CDKeyType *current,
 							format_type_be(elemtype))));
 		return current;
 	}
+	check_implicit_cast(fcinfo);
 	collation = PG_GET_COLLATION();
 	if (!OidIsValid(collation) &&
 		get_fn_expr_argtype(fcinfo->flinfo, 1) == ANYARRAYOID)
