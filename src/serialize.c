@@ -143,6 +143,8 @@ cd_serialize(CDSet *set)
 
 		cd_with_database_encoding(send_var_keys, &args);
 	}
+	elog(DEBUG2, "count_distinct: %u keys of %d bytes serialized into %d bytes",
+		 n, set->width, buf.len);
 	return pq_endtypsend(&buf);
 }
 

@@ -263,8 +263,9 @@ check "array_agg_distinct(text COLLATE rev_c)" "array_agg_distinct(cs)" \
     "coalesce(array_agg(DISTINCT cs ORDER BY cs) FILTER (WHERE cs IS NOT NULL), '{}')"
 check "array_agg_distinct(int4)" "array_agg_distinct(v)" \
     "coalesce(array_agg(DISTINCT v ORDER BY v) FILTER (WHERE v IS NOT NULL), '{}')"
-check "array_agg_distinct(numeric)" "array_agg_distinct(n)::text" \
-    "coalesce(array_agg(DISTINCT n ORDER BY n) FILTER (WHERE n IS NOT NULL), '{}')::text"
+# numeric "=" (1.0 = 1): the array holds one representative of equal values
+check "array_agg_distinct(numeric)" "array_agg_distinct(n)" \
+    "coalesce(array_agg(DISTINCT n ORDER BY n) FILTER (WHERE n IS NOT NULL), '{}')"
 
 # the elements variants: native over unnest, in the same statement
 check_elements() {
