@@ -56,3 +56,4 @@ cd_alloc_slot(CDAlloc *a)
 	a->slot_next += CD_SLOT_SIZE;
 	return slot;
 }
+

@@ -30,6 +30,20 @@
 
 #define CD_SLOT_SIZE	64		/* a new group's state */
 
+/*
+ * Variable-size sets (varset.c) start small and grow by reallocation.  In
+ * the Generation context, a group's outgrown chunks are only freed for good
+ * when their whole block is: groups that grow side by side free whole
+ * blocks, but groups that arrive one after another (clustered input) leave
+ * their outgrown chunks dead between the live ones.  So a new set starts at
+ * the size that the previous new set grew to while it was the newest
+ * (var_first, at most CD_VAR_FIRST_MAX), decaying towards the smallest size
+ * by 1/16 every 16 sets: after a group or two of input clustered by group,
+ * new groups rarely grow; in unclustered input the newest set rarely grows
+ * before the next one is created, so new sets stay small.
+ */
+#define CD_VAR_FIRST_MAX	512
+
 typedef struct CDAlloc
 {
 	MemoryContext aggcontext;	/* the aggregate's memory context */
@@ -38,6 +52,9 @@ typedef struct CDAlloc
 	bool		use_slots;		/* new states from the slot pool */
 	char	   *slot_next;		/* the pool's current block */
 	char	   *slot_end;
+	Size		var_first;		/* a new variable-size set's chunk size */
+	void	   *var_newest;		/* the newest variable-size set */
+	uint32		var_created;	/* variable-size sets created */
 } CDAlloc;
 
 /* Is aggcontext the hash table's context of a hash aggregation? */

@@ -13,6 +13,8 @@
 #include "catalog/pg_type.h"
 #include "fmgr.h"
 #include "miscadmin.h"
+#include "nodes/nodeFuncs.h"
+#include "nodes/primnodes.h"
 #include "utils/array.h"
 #include "utils/arrayaccess.h"
 #include "utils/builtins.h"
@@ -98,6 +100,50 @@ declared_type(FunctionCallInfo fcinfo, int argno)
 }
 
 /*
+ * A typed overload of the aggregates (count_distinct_declare_type) reached
+ * through an implicit cast from another type, count_distinct(text) for a
+ * citext value, would count by the other type's "=": refuse it.  Domains
+ * are fine (their "=" is their base type's).  The value is the aggregate
+ * call's last argument (Citus's worker_partial_agg passes the aggregate's
+ * OID first).
+ */
+static void
+check_implicit_cast(FunctionCallInfo fcinfo)
+{
+	Aggref	   *aggref = AggGetAggref(fcinfo);
+	Node	   *expr;
+	Node	   *from = NULL;
+
+	if (aggref == NULL || aggref->args == NIL)
+		return;
+	expr = (Node *) ((TargetEntry *) llast(aggref->args))->expr;
+	if (IsA(expr, RelabelType) &&
+		((RelabelType *) expr)->relabelformat == COERCE_IMPLICIT_CAST)
+		from = (Node *) ((RelabelType *) expr)->arg;
+	else if (IsA(expr, FuncExpr) &&
+			 ((FuncExpr *) expr)->funcformat == COERCE_IMPLICIT_CAST)
+		from = (Node *) linitial(((FuncExpr *) expr)->args);
+	else if (IsA(expr, CoerceViaIO) &&
+			 ((CoerceViaIO *) expr)->coerceformat == COERCE_IMPLICIT_CAST)
+		from = (Node *) ((CoerceViaIO *) expr)->arg;
+	else if (IsA(expr, ArrayCoerceExpr) &&
+			 ((ArrayCoerceExpr *) expr)->coerceformat == COERCE_IMPLICIT_CAST)
+		from = (Node *) ((ArrayCoerceExpr *) expr)->arg;
+	if (from != NULL &&
+		getBaseType(exprType(from)) != getBaseType(exprType(expr)))
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("count_distinct for type %s was chosen for a value of type %s",
+						format_type_be(exprType(expr)),
+						format_type_be(exprType(from))),
+				 errdetail("The implicit cast would count values by the equality of type %s.",
+						   format_type_be(exprType(expr))),
+				 errhint("Declare the aggregates for type %s: SELECT count_distinct_declare_type('%s');",
+						 format_type_be(exprType(from)),
+						 format_type_be(exprType(from)))));
+}
+
+/*
  * The type of the value argument argno: from the call expression when there
  * is one, else from the function's declared signature (the typed overloads
  * of the aggregates), else an ERROR.  A pseudo-type column (anyarray, as in
@@ -113,6 +159,7 @@ value_type(FunctionCallInfo fcinfo, int argno)
 	if (OidIsValid(cache->argtype))
 		return cache->argtype;
 
+	check_implicit_cast(fcinfo);
 	typid = get_fn_expr_argtype(fcinfo->flinfo, argno);
 	if (!OidIsValid(typid))
 	{
@@ -161,57 +208,49 @@ count_distinct_append(PG_FUNCTION_ARGS)
 }
 
 /*
- * count_distinct_elements_append(state internal, values anyarray) -> internal
- *
- * Adds every non-NULL element (any number of dimensions).  The element type
- * is each array's own: a pseudo-type column (pg_stats.most_common_vals)
- * passes arrays of a different type in each row.  A group keeps the type of
- * its first array and refuses others.
+ * The key type of array's elements, for a group whose key type so far is
+ * current (NULL: none yet).  The element type is each array's own: a
+ * pseudo-type column (pg_stats.most_common_vals) passes arrays of a
+ * different element type in each row, so a group keeps the type of its
+ * first array and refuses others.  Such a column has no collation: the
+ * element type's own is taken.
  */
-Datum
-count_distinct_elements_append(PG_FUNCTION_ARGS)
+static const CDKeyType *
+element_keytype(FunctionCallInfo fcinfo, const CDKeyType *current,
+				AnyArrayType *array)
 {
-	MemoryContext aggcontext = aggregate_context(fcinfo, "count_distinct_elements_append");
-	CDSet	   *set = state_arg(fcinfo, 0);
-	AnyArrayType *array;
-	const CDKeyType *kt;
-	CDAlloc    *alloc;
-	CDAlloc		local;
+	Oid			elemtype = AARR_ELEMTYPE(array);
+	Oid			collation;
+
+	if (current != NULL)
+	{
+		if (current->typid != elemtype)
+			ereport(ERROR,
+					(errcode(ERRCODE_DATATYPE_MISMATCH),
+					 errmsg("cannot aggregate arrays of different element types in one group: %s and %s",
+							format_type_be(current->typid),
+							format_type_be(elemtype))));
+		return current;
+	}
+	check_implicit_cast(fcinfo);
+	collation = PG_GET_COLLATION();
+	if (!OidIsValid(collation) &&
+		get_fn_expr_argtype(fcinfo->flinfo, 1) == ANYARRAYOID)
+		collation = get_typcollation(elemtype);
+	return cd_registry_keytype(fcinfo, elemtype, collation);
+}
+
+/*
+ * Call fn(arg, value) for each non-NULL element of array (any number of
+ * dimensions), until it returns false; false if it did.
+ */
+static bool
+foreach_element(AnyArrayType *array, const CDKeyType *kt,
+				bool (*fn) (void *arg, Datum value), void *arg)
+{
+	int			nitems = ArrayGetNItems(AARR_NDIM(array), AARR_DIMS(array));
 	array_iter	iter;
-	Oid			elemtype;
-	int			nitems;
 	int			i;
-
-	if (PG_ARGISNULL(1))
-	{
-		if (set == NULL)
-			PG_RETURN_NULL();
-		PG_RETURN_POINTER(set);
-	}
-
-	array = PG_GETARG_ANY_ARRAY_P(1);
-	elemtype = AARR_ELEMTYPE(array);
-	nitems = ArrayGetNItems(AARR_NDIM(array), AARR_DIMS(array));
-	alloc = cd_registry_alloc(fcinfo, aggcontext, &local);
-
-	if (set == NULL)
-	{
-		Oid			collation = PG_GET_COLLATION();
-
-		/* a pseudo-type column has no collation: the element type's own */
-		if (!OidIsValid(collation) &&
-			get_fn_expr_argtype(fcinfo->flinfo, 1) == ANYARRAYOID)
-			collation = get_typcollation(elemtype);
-		set = cdset_create(cd_registry_keytype(fcinfo, elemtype, collation),
-						   alloc);
-	}
-	else if (set->kt->typid != elemtype)
-		ereport(ERROR,
-				(errcode(ERRCODE_DATATYPE_MISMATCH),
-				 errmsg("cannot aggregate arrays of different element types in one group: %s and %s",
-						format_type_be(set->kt->typid),
-						format_type_be(elemtype))));
-	kt = set->kt;
 
 	array_iter_setup(&iter, array);
 	for (i = 0; i < nitems; i++)
@@ -220,12 +259,66 @@ count_distinct_elements_append(PG_FUNCTION_ARGS)
 		Datum		value = array_iter_next(&iter, &isnull, i, kt->typlen,
 											kt->typbyval, kt->typalign);
 
-		if (!isnull)
-			set = cdset_add_value(set, value, alloc);
+		if (!isnull && !fn(arg, value))
+			return false;
 		if ((i & 0xFFFF) == 0xFFFF)
 			CHECK_FOR_INTERRUPTS();
 	}
-	PG_RETURN_POINTER(set);
+	return true;
+}
+
+typedef struct AddToSet
+{
+	FunctionCallInfo fcinfo;
+	MemoryContext aggcontext;
+	CDSet	   *set;
+	CDAlloc    *alloc;			/* looked up when the set first needs it */
+	CDAlloc		local;
+} AddToSet;
+
+static bool
+add_to_set(void *arg, Datum value)
+{
+	AddToSet   *a = (AddToSet *) arg;
+
+	if (a->alloc == NULL && cdset_needs_alloc(a->set))
+		a->alloc = cd_registry_alloc(a->fcinfo, a->aggcontext, &a->local);
+	a->set = cdset_add_value(a->set, value, a->alloc);
+	return true;
+}
+
+/*
+ * count_distinct_elements_append(state internal, values anyarray) -> internal
+ *
+ * Adds every non-NULL element (any number of dimensions).
+ */
+Datum
+count_distinct_elements_append(PG_FUNCTION_ARGS)
+{
+	AddToSet	a;
+	AnyArrayType *array;
+	const CDKeyType *kt;
+
+	a.fcinfo = fcinfo;
+	a.aggcontext = aggregate_context(fcinfo, "count_distinct_elements_append");
+	a.set = state_arg(fcinfo, 0);
+	a.alloc = NULL;
+	if (PG_ARGISNULL(1))
+	{
+		if (a.set == NULL)
+			PG_RETURN_NULL();
+		PG_RETURN_POINTER(a.set);
+	}
+
+	array = PG_GETARG_ANY_ARRAY_P(1);
+	kt = element_keytype(fcinfo, a.set == NULL ? NULL : a.set->kt, array);
+	if (a.set == NULL)
+	{
+		a.alloc = cd_registry_alloc(fcinfo, a.aggcontext, &a.local);
+		a.set = cdset_create(kt, a.alloc);
+	}
+	(void) foreach_element(array, kt, add_to_set, &a);
+	PG_RETURN_POINTER(a.set);
 }
 
 /*
@@ -446,19 +539,17 @@ count_distinct_moving_remove(PG_FUNCTION_ARGS)
 	PG_RETURN_POINTER(m);
 }
 
-/*
- * The array argument's element type must be the state's (a pseudo-type
- * column passes arrays of a different type in each row).
- */
-static void
-moving_check_elemtype(const CDMoving *m, Oid elemtype)
+static bool
+add_to_moving(void *arg, Datum value)
 {
-	if (m->kt != NULL && m->kt->typid != elemtype)
-		ereport(ERROR,
-				(errcode(ERRCODE_DATATYPE_MISMATCH),
-				 errmsg("cannot aggregate arrays of different element types in one group: %s and %s",
-						format_type_be(m->kt->typid),
-						format_type_be(elemtype))));
+	cdmov_add((CDMoving *) arg, value);
+	return true;
+}
+
+static bool
+remove_from_moving(void *arg, Datum value)
+{
+	return cdmov_remove((CDMoving *) arg, value);
 }
 
 /*
@@ -470,59 +561,31 @@ count_distinct_elements_moving_append(PG_FUNCTION_ARGS)
 {
 	CDMoving   *m = moving_state(fcinfo, "count_distinct_elements_moving_append");
 	AnyArrayType *array;
-	const CDKeyType *kt;
-	array_iter	iter;
-	int			nitems;
-	int			i;
 
 	if (PG_ARGISNULL(1))
 		PG_RETURN_POINTER(m);
 	array = PG_GETARG_ANY_ARRAY_P(1);
-	nitems = ArrayGetNItems(AARR_NDIM(array), AARR_DIMS(array));
-	if (nitems == 0)
+	if (ArrayGetNItems(AARR_NDIM(array), AARR_DIMS(array)) == 0)
 		PG_RETURN_POINTER(m);
-	moving_check_elemtype(m, AARR_ELEMTYPE(array));
 	if (m->kt == NULL)
-	{
-		Oid			collation = PG_GET_COLLATION();
-
-		/* a pseudo-type column has no collation: the element type's own */
-		if (!OidIsValid(collation) &&
-			get_fn_expr_argtype(fcinfo->flinfo, 1) == ANYARRAYOID)
-			collation = get_typcollation(AARR_ELEMTYPE(array));
-		cdmov_set_keytype(m, cd_registry_keytype(fcinfo, AARR_ELEMTYPE(array),
-												 collation));
-	}
-	kt = m->kt;
-
-	array_iter_setup(&iter, array);
-	for (i = 0; i < nitems; i++)
-	{
-		bool		isnull;
-		Datum		value = array_iter_next(&iter, &isnull, i, kt->typlen,
-											kt->typbyval, kt->typalign);
-
-		if (!isnull)
-			cdmov_add(m, value);
-		if ((i & 0xFFFF) == 0xFFFF)
-			CHECK_FOR_INTERRUPTS();
-	}
+		cdmov_set_keytype(m, element_keytype(fcinfo, NULL, array));
+	else
+		(void) element_keytype(fcinfo, m->kt, array);
+	(void) foreach_element(array, m->kt, add_to_moving, m);
 	PG_RETURN_POINTER(m);
 }
 
 /*
  * count_distinct_elements_moving_remove(state internal, values anyarray)
  *	-> internal
+ *
+ * NULL (start over) for an element that was never added.
  */
 Datum
 count_distinct_elements_moving_remove(PG_FUNCTION_ARGS)
 {
 	CDMoving   *m;
 	AnyArrayType *array;
-	const CDKeyType *kt;
-	array_iter	iter;
-	int			nitems;
-	int			i;
 
 	(void) aggregate_context(fcinfo, "count_distinct_elements_moving_remove");
 	if (PG_ARGISNULL(0))
@@ -531,25 +594,11 @@ count_distinct_elements_moving_remove(PG_FUNCTION_ARGS)
 	if (PG_ARGISNULL(1))
 		PG_RETURN_POINTER(m);
 	array = PG_GETARG_ANY_ARRAY_P(1);
-	nitems = ArrayGetNItems(AARR_NDIM(array), AARR_DIMS(array));
-	if (nitems == 0)
+	if (ArrayGetNItems(AARR_NDIM(array), AARR_DIMS(array)) == 0)
 		PG_RETURN_POINTER(m);
-	kt = m->kt;
-	if (kt == NULL || kt->typid != AARR_ELEMTYPE(array))
+	if (m->kt == NULL || m->kt->typid != AARR_ELEMTYPE(array) ||
+		!foreach_element(array, m->kt, remove_from_moving, m))
 		PG_RETURN_NULL();
-
-	array_iter_setup(&iter, array);
-	for (i = 0; i < nitems; i++)
-	{
-		bool		isnull;
-		Datum		value = array_iter_next(&iter, &isnull, i, kt->typlen,
-											kt->typbyval, kt->typalign);
-
-		if (!isnull && !cdmov_remove(m, value))
-			PG_RETURN_NULL();
-		if ((i & 0xFFFF) == 0xFFFF)
-			CHECK_FOR_INTERRUPTS();
-	}
 	PG_RETURN_POINTER(m);
 }
 

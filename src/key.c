@@ -10,11 +10,14 @@
 #include <math.h>
 
 #include "access/htup_details.h"
+#include "common/int.h"
 #include "access/tupmacs.h"
 #include "catalog/pg_collation.h"
 #include "catalog/pg_type.h"
 #include "mb/pg_wchar.h"
 #include "utils/builtins.h"
+#include "utils/numeric.h"
+#include "utils/timestamp.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/pg_locale.h"
@@ -56,13 +59,457 @@ static const CDFixedKeyRule fixed_key_rules[] = {
 };
 
 /*
+ * Encoded byte keys: types whose "=" is not byte equality of their values,
+ * but which have a normalized encoding whose memcmp order (then length) is
+ * the btree order and whose byte equality is "=".  Each codec gives the
+ * key's length, writes it, and decodes a key back to one value of its
+ * equality class (false: not a key the encoder produces).
+ */
+typedef struct CDByteCodec
+{
+	Oid			typid;
+	Size		(*size) (Datum value);
+	void		(*write) (Datum value, char *dst);
+	bool		(*decode) (const char *key, Size len, Datum *value);
+} CDByteCodec;
+
+/*
+ * numeric.  The on-disk format (numeric.c; stable, as pg_upgrade requires):
+ * a varlena holding a uint16 header, for the long format an int16 weight,
+ * then base-10000 digits (int16).  Header: 0xC000 special (0xC000 NaN;
+ * 14+: 0xD000 +Infinity, 0xF000 -Infinity); 0x8000 short: sign 0x2000,
+ * display scale 0x1F80, weight sign 0x0040 and weight 0x003F; else long:
+ * sign 0x4000, display scale 0x3FFF.
+ *
+ * Key: a class byte (-Infinity < negative < zero < positive < +Infinity <
+ * NaN, as numeric_cmp orders them), then for finite non-zero values the
+ * weight of the first digit (uint16, biased by 0x8000) and the digits
+ * without leading or trailing zero digits (uint16 each), all big-endian; for
+ * negative values the weight and digits reversed (bitwise not, 9999 - d)
+ * and a final 0xFF, so that a longer magnitude sorts first.  The display
+ * scale is not part of the key (1.0 = 1.00); decoding gives the normalized
+ * value, with the fewest fraction digits that show it (1.50 -> 1.5).
+ */
+#define CDN_SPECIAL			0xC000
+#define CDN_SIGN_MASK		0xC000
+#define CDN_NEG				0x4000
+#define CDN_SHORT			0x8000
+#define CDN_EXT_MASK		0xF000
+#define CDN_NAN				0xC000
+#define CDN_PINF			0xD000
+#define CDN_NINF			0xF000
+#define CDN_SHORT_SIGN		0x2000
+#define CDN_SHORT_DSCALE_SHIFT 7
+#define CDN_SHORT_WEIGHT_SIGN 0x0040
+#define CDN_SHORT_WEIGHT_MASK 0x003F
+#define CDN_DSCALE_MASK		0x3FFF
+
+enum
+{
+	CDN_KEY_NINF = 1,
+	CDN_KEY_NEG,
+	CDN_KEY_ZERO,
+	CDN_KEY_POS,
+	CDN_KEY_PINF,
+	CDN_KEY_NAN
+};
+
+typedef struct CDNumericParts
+{
+	int			class;			/* CDN_KEY_* */
+	int			weight;
+	const char *digits;			/* int16 each, possibly unaligned */
+	int			ndigits;
+} CDNumericParts;
+
+static inline uint16
+read_u16(const char *p)
+{
+	uint16		v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static void
+numeric_parts(Datum value, CDNumericParts *parts)
+{
+	struct varlena *v = (struct varlena *) DatumGetPointer(value);
+	const char *p = VARDATA_ANY(v);
+	Size		n = VARSIZE_ANY_EXHDR(v);
+	uint16		header = read_u16(p);
+	int			hdr;
+
+	if ((header & CDN_SIGN_MASK) == CDN_SPECIAL)
+	{
+		switch (header & CDN_EXT_MASK)
+		{
+			case CDN_PINF:
+				parts->class = CDN_KEY_PINF;
+				break;
+			case CDN_NINF:
+				parts->class = CDN_KEY_NINF;
+				break;
+			default:
+				parts->class = CDN_KEY_NAN;
+				break;
+		}
+		parts->ndigits = 0;
+		return;
+	}
+	if (header & CDN_SHORT)
+	{
+		parts->class = (header & CDN_SHORT_SIGN) ? CDN_KEY_NEG : CDN_KEY_POS;
+		parts->weight = (header & CDN_SHORT_WEIGHT_SIGN) ?
+			(int) (header & CDN_SHORT_WEIGHT_MASK) - (CDN_SHORT_WEIGHT_MASK + 1) :
+			(int) (header & CDN_SHORT_WEIGHT_MASK);
+		hdr = sizeof(uint16);
+	}
+	else
+	{
+		parts->class = (header & CDN_NEG) ? CDN_KEY_NEG : CDN_KEY_POS;
+		parts->weight = (int16) read_u16(p + sizeof(uint16));
+		hdr = 2 * sizeof(uint16);
+	}
+	parts->digits = p + hdr;
+	parts->ndigits = (int) ((n - hdr) / sizeof(int16));
+
+	/* strip leading and trailing zero digits (stored values have none) */
+	while (parts->ndigits > 0 && read_u16(parts->digits) == 0)
+	{
+		parts->digits += sizeof(int16);
+		parts->ndigits--;
+		parts->weight--;
+	}
+	while (parts->ndigits > 0 &&
+		   read_u16(parts->digits + (parts->ndigits - 1) * sizeof(int16)) == 0)
+		parts->ndigits--;
+	if (parts->ndigits == 0)
+		parts->class = CDN_KEY_ZERO;
+}
+
+static Size
+numeric_key_size(Datum value)
+{
+	CDNumericParts parts;
+
+	numeric_parts(value, &parts);
+	switch (parts.class)
+	{
+		case CDN_KEY_POS:
+			return 3 + 2 * (Size) parts.ndigits;
+		case CDN_KEY_NEG:
+			return 4 + 2 * (Size) parts.ndigits;
+		default:
+			return 1;
+	}
+}
+
+static void
+numeric_key_write(Datum value, char *dst)
+{
+	CDNumericParts parts;
+	uint8	   *d = (uint8 *) dst;
+	uint16		w;
+	int			i;
+
+	numeric_parts(value, &parts);
+	*d++ = (uint8) parts.class;
+	if (parts.class != CDN_KEY_POS && parts.class != CDN_KEY_NEG)
+		return;
+	w = (uint16) (parts.weight + 0x8000);
+	if (parts.class == CDN_KEY_NEG)
+		w = ~w;
+	*d++ = (uint8) (w >> 8);
+	*d++ = (uint8) w;
+	for (i = 0; i < parts.ndigits; i++)
+	{
+		uint16		digit = read_u16(parts.digits + i * sizeof(int16));
+
+		if (parts.class == CDN_KEY_NEG)
+			digit = 9999 - digit;
+		*d++ = (uint8) (digit >> 8);
+		*d++ = (uint8) digit;
+	}
+	if (parts.class == CDN_KEY_NEG)
+		*d = 0xFF;
+}
+
+static bool
+numeric_key_decode(const char *key, Size len, Datum *value)
+{
+	const uint8 *k = (const uint8 *) key;
+	struct varlena *v;
+	char	   *p;
+	bool		neg;
+	int			ndigits;
+	int			weight;
+	int			dscale;
+	int			i;
+	uint16		header;
+
+	if (len == 0)
+		return false;
+	if (len == 1)
+	{
+		switch (k[0])
+		{
+			case CDN_KEY_NAN:
+				header = CDN_NAN;
+				break;
+#if PG_VERSION_NUM >= 140000
+			case CDN_KEY_PINF:
+				header = CDN_PINF;
+				break;
+			case CDN_KEY_NINF:
+				header = CDN_NINF;
+				break;
+#endif
+			case CDN_KEY_ZERO:
+				header = CDN_SHORT;
+				break;
+			default:
+				return false;
+		}
+		v = palloc(VARHDRSZ + sizeof(uint16));
+		SET_VARSIZE(v, VARHDRSZ + sizeof(uint16));
+		memcpy(VARDATA(v), &header, sizeof(uint16));
+		*value = PointerGetDatum(v);
+		return true;
+	}
+	if (k[0] != CDN_KEY_POS && k[0] != CDN_KEY_NEG)
+		return false;
+	neg = (k[0] == CDN_KEY_NEG);
+	if (neg && k[len - 1] != 0xFF)
+		return false;
+	if ((len - (neg ? 4 : 3)) % 2 != 0 || len < (Size) (neg ? 6 : 5) ||
+		len > (Size) (neg ? 4 : 3) + 2 * (Size) PG_INT16_MAX)
+		return false;
+	ndigits = (int) ((len - (neg ? 4 : 3)) / 2);
+	header = (uint16) ((k[1] << 8) | k[2]);
+	weight = (int) (uint16) (neg ? ~header : header) - 0x8000;
+
+	/* the fewest fraction digits that show every digit */
+	dscale = 0;
+	if (ndigits - 1 - weight > 0)
+	{
+		int			last = (k[3 + 2 * (ndigits - 1)] << 8) | k[4 + 2 * (ndigits - 1)];
+
+		if (neg)
+			last = 9999 - last;
+		dscale = (ndigits - 1 - weight) * 4;
+		while (last != 0 && last % 10 == 0)
+		{
+			last /= 10;
+			dscale--;
+		}
+	}
+	if (dscale > CDN_DSCALE_MASK)
+		return false;
+
+	if (dscale <= 63 && weight <= 63 && weight >= -64)
+	{
+		header = CDN_SHORT | (neg ? CDN_SHORT_SIGN : 0) |
+			(dscale << CDN_SHORT_DSCALE_SHIFT) |
+			(weight < 0 ? CDN_SHORT_WEIGHT_SIGN : 0) |
+			(weight & CDN_SHORT_WEIGHT_MASK);
+		v = palloc(VARHDRSZ + sizeof(uint16) * (1 + ndigits));
+		SET_VARSIZE(v, VARHDRSZ + sizeof(uint16) * (1 + ndigits));
+		p = VARDATA(v);
+		memcpy(p, &header, sizeof(uint16));
+		p += sizeof(uint16);
+	}
+	else
+	{
+		int16		w16 = (int16) weight;
+
+		header = (neg ? CDN_NEG : 0) | dscale;
+		v = palloc(VARHDRSZ + sizeof(uint16) * (2 + ndigits));
+		SET_VARSIZE(v, VARHDRSZ + sizeof(uint16) * (2 + ndigits));
+		p = VARDATA(v);
+		memcpy(p, &header, sizeof(uint16));
+		memcpy(p + sizeof(uint16), &w16, sizeof(int16));
+		p += 2 * sizeof(uint16);
+	}
+	for (i = 0; i < ndigits; i++)
+	{
+		int			raw = (k[3 + 2 * i] << 8) | k[4 + 2 * i];
+		int16		digit = (int16) (neg ? 9999 - raw : raw);
+
+		if (raw > 9999 || ((i == 0 || i == ndigits - 1) && digit == 0))
+		{
+			pfree(v);
+			return false;
+		}
+		memcpy(p + i * sizeof(int16), &digit, sizeof(int16));
+	}
+	*value = PointerGetDatum(v);
+	return true;
+}
+
+/*
+ * interval.  interval_cmp_value() compares intervals by their span, time +
+ * (month * 30 + day) * USECS_PER_DAY, a 128-bit integer (17+: the infinite
+ * intervals are the largest and smallest spans).  The key is that span as
+ * whole days (floor; 40 bits, biased by 2^39) and the microseconds into the
+ * day (40 bits), big-endian: 10 bytes.  Decoding gives the justified
+ * interval of that span: months of 30 days, days, and a time within a day,
+ * all of one sign ('36 hours' -> '1 day 12:00:00'), the infinite intervals
+ * themselves.
+ */
+#define CDI_KEY_LEN		10
+#define CDI_DAY_BIAS	(INT64CONST(1) << 39)
+
+static Size
+interval_key_size(Datum value)
+{
+	return CDI_KEY_LEN;
+}
+
+static void
+put_40(uint8 *d, uint64 v)
+{
+	d[0] = (uint8) (v >> 32);
+	d[1] = (uint8) (v >> 24);
+	d[2] = (uint8) (v >> 16);
+	d[3] = (uint8) (v >> 8);
+	d[4] = (uint8) v;
+}
+
+static uint64
+get_40(const uint8 *d)
+{
+	return ((uint64) d[0] << 32) | ((uint64) d[1] << 24) |
+		((uint64) d[2] << 16) | ((uint64) d[3] << 8) | d[4];
+}
+
+static void
+interval_key_write(Datum value, char *dst)
+{
+	Interval   *iv = DatumGetIntervalP(value);
+	int64		days = (int64) iv->month * DAYS_PER_MONTH + iv->day;
+	int64		q = iv->time / USECS_PER_DAY;
+	int64		r = iv->time % USECS_PER_DAY;
+
+	if (r < 0)
+	{
+		q--;
+		r += USECS_PER_DAY;
+	}
+	put_40((uint8 *) dst, (uint64) (days + q + CDI_DAY_BIAS));
+	put_40((uint8 *) dst + 5, (uint64) r);
+}
+
+static bool
+interval_key_decode(const char *key, Size len, Datum *value)
+{
+	const uint8 *k = (const uint8 *) key;
+	int64		days;
+	int64		usecs;
+	int64		months;
+	int64		rest;
+	int64		time;
+	Interval   *iv;
+
+	if (len != CDI_KEY_LEN)
+		return false;
+	days = (int64) get_40(k) - CDI_DAY_BIAS;
+	usecs = (int64) get_40(k + 5);
+	if (usecs >= USECS_PER_DAY)
+		return false;
+	/* one sign for all fields */
+	if (days < 0 && usecs > 0)
+	{
+		days++;
+		usecs -= USECS_PER_DAY;
+	}
+	months = days / DAYS_PER_MONTH;
+	months = Max(Min(months, PG_INT32_MAX), PG_INT32_MIN);
+	rest = days - months * DAYS_PER_MONTH;
+	days = Max(Min(rest, PG_INT32_MAX), PG_INT32_MIN);
+	if (pg_mul_s64_overflow(rest - days, USECS_PER_DAY, &time) ||
+		pg_add_s64_overflow(time, usecs, &time))
+		return false;
+	iv = palloc(sizeof(Interval));
+	iv->month = (int32) months;
+	iv->day = (int32) days;
+	iv->time = time;
+	*value = IntervalPGetDatum(iv);
+	return true;
+}
+
+/*
+ * bpchar.  Under a deterministic collation bpchareq compares the values
+ * without their trailing blanks byte for byte (and the C collation orders
+ * them by memcmp then length): the key is the payload without trailing
+ * blanks, which is also what decoding gives ('ab   ' -> 'ab').
+ */
+static inline Size
+bpchar_true_len(const char *s, Size len)
+{
+	while (len > 0 && s[len - 1] == ' ')
+		len--;
+	return len;
+}
+
+static Size
+bpchar_key_size(Datum value)
+{
+	struct varlena *v = (struct varlena *) DatumGetPointer(value);
+
+	return bpchar_true_len(VARDATA_ANY(v), VARSIZE_ANY_EXHDR(v));
+}
+
+static void
+bpchar_key_write(Datum value, char *dst)
+{
+	struct varlena *v = (struct varlena *) DatumGetPointer(value);
+
+	memcpy(dst, VARDATA_ANY(v), bpchar_true_len(VARDATA_ANY(v), VARSIZE_ANY_EXHDR(v)));
+}
+
+static bool
+bpchar_key_decode(const char *key, Size len, Datum *value)
+{
+	struct varlena *v;
+
+	if (len > MaxAllocSize - VARHDRSZ)
+		return false;
+	v = palloc(len + VARHDRSZ);
+	SET_VARSIZE(v, len + VARHDRSZ);
+	memcpy(VARDATA(v), key, len);
+	*value = PointerGetDatum(v);
+	return true;
+}
+
+static const CDByteCodec byte_codecs[] = {
+	{NUMERICOID, numeric_key_size, numeric_key_write, numeric_key_decode},
+	{INTERVALOID, interval_key_size, interval_key_write, interval_key_decode},
+	{BPCHAROID, bpchar_key_size, bpchar_key_write, bpchar_key_decode},
+};
+
+static const CDByteCodec *
+byte_codec(Oid basetypid)
+{
+	int			i;
+
+	for (i = 0; i < lengthof(byte_codecs); i++)
+	{
+		if (byte_codecs[i].typid == basetypid)
+			return &byte_codecs[i];
+	}
+	return NULL;
+}
+
+/*
  * Types whose "=" is byte equality of their bytes (for text and varchar: of
  * their payload, under a deterministic collation), so CD_KEY_BYTES keys need
  * no comparator: bytea and uuid compare with memcmp then length, exactly as
  * their btree comparators do; text under a deterministic collation is equal
- * only when its bytes are (texteq).  Everything else (numeric 1.0 = 1.00,
- * bpchar's trailing blanks, interval '1 day' = '24 hours', jsonb, citext,
- * nondeterministic collations, ...) takes the type's comparator.
+ * only when its bytes are (texteq).  numeric, interval and bpchar (under a
+ * deterministic collation) take their encoding above.  Everything else
+ * (jsonb, citext, nondeterministic collations, ...) takes the type's
+ * comparator.
  */
 static bool
 is_bytes_type(Oid basetypid, Oid collation)
@@ -71,9 +518,12 @@ is_bytes_type(Oid basetypid, Oid collation)
 	{
 		case BYTEAOID:
 		case UUIDOID:
+		case NUMERICOID:
+		case INTERVALOID:
 			return true;
 		case TEXTOID:
 		case VARCHAROID:
+		case BPCHAROID:
 			return OidIsValid(collation) && get_collation_isdeterministic(collation);
 		default:
 			return false;
@@ -131,6 +581,8 @@ cd_keytype_init(CDKeyType *kt, Oid typid, Oid collation, MemoryContext mcxt)
 	kt->encoding = is_bytes_type(basetypid, kt->collation) ?
 		CD_KEY_BYTES : CD_KEY_COMPARATOR;
 	kt->width = 0;
+	if (kt->encoding == CD_KEY_BYTES)
+		kt->codec = byte_codec(basetypid);
 
 	if (kt->encoding == CD_KEY_COMPARATOR ||
 		(OidIsValid(kt->collation) && !lc_collate_is_c(kt->collation)))
@@ -246,6 +698,12 @@ cd_key_decode(const CDKeyType *kt, uint64 key)
 Size
 cd_varkey_size(const CDKeyType *kt, Datum value, Datum *detoasted)
 {
+	if (kt->codec != NULL)
+	{
+		*detoasted = kt->typlen == -1 ?
+			PointerGetDatum(PG_DETOAST_DATUM_PACKED(value)) : value;
+		return kt->codec->size(*detoasted);
+	}
 	if (kt->typlen == -1)
 	{
 		struct varlena *v = PG_DETOAST_DATUM_PACKED(value);
@@ -261,7 +719,9 @@ cd_varkey_size(const CDKeyType *kt, Datum value, Datum *detoasted)
 void
 cd_varkey_write(const CDKeyType *kt, Datum detoasted, char *dst)
 {
-	if (kt->typlen == -1)
+	if (kt->codec != NULL)
+		kt->codec->write(detoasted, dst);
+	else if (kt->typlen == -1)
 	{
 		struct varlena *v = (struct varlena *) DatumGetPointer(detoasted);
 		Size		len = VARSIZE_ANY_EXHDR(v);
@@ -303,6 +763,15 @@ cd_varkey_output_datum(const CDKeyType *kt, const char *key, Size len)
 {
 	char	   *copy;
 
+	if (kt->codec != NULL)
+	{
+		Datum		value;
+
+		if (!kt->codec->decode(key, len, &value))
+			elog(ERROR, "count_distinct: invalid %s key",
+				 format_type_be(kt->basetypid));
+		return value;
+	}
 	if (kt->encoding == CD_KEY_BYTES && kt->typlen == -1)
 	{
 		struct varlena *v = palloc(len + VARHDRSZ);
@@ -347,14 +816,40 @@ cd_varkey_free_output_datum(const CDKeyType *kt, Datum value)
 		pfree(DatumGetPointer(value));
 }
 
+/* Does key decode to a value that encodes to key again? */
+static bool
+codec_key_is_canonical(const CDByteCodec *codec, const char *key, Size len)
+{
+	Datum		value;
+	bool		ok;
+	char	   *again;
+
+	if (!codec->decode(key, len, &value))
+		return false;
+	ok = (codec->size(value) == len);
+	if (ok)
+	{
+		again = palloc(Max(len, 1));
+		codec->write(value, again);
+		ok = (memcmp(again, key, len) == 0);
+		pfree(again);
+	}
+	pfree(DatumGetPointer(value));
+	return ok;
+}
+
 bool
 cd_varkey_is_valid(const CDKeyType *kt, const char *key, Size len)
 {
-	if (kt->typlen > 0 && len != (Size) kt->typlen)
+	if (kt->typlen > 0 && kt->codec == NULL && len != (Size) kt->typlen)
 		return false;
 	if (len > MaxAllocSize - VARHDRSZ)
 		return false;
-	if (kt->basetypid == TEXTOID || kt->basetypid == VARCHAROID)
-		return pg_verify_mbstr(GetDatabaseEncoding(), key, (int) len, true);
+	if ((kt->basetypid == TEXTOID || kt->basetypid == VARCHAROID ||
+		 kt->basetypid == BPCHAROID) &&
+		!pg_verify_mbstr(GetDatabaseEncoding(), key, (int) len, true))
+		return false;
+	if (kt->codec != NULL)
+		return codec_key_is_canonical(kt->codec, key, len);
 	return true;
 }

@@ -34,7 +34,9 @@ typedef enum CDKeyEncoding
 	CD_KEY_FLOAT,				/* IEEE float: -0 and NaNs folded, then the
 								 * sign-magnitude to unsigned transform */
 	/* variable-size keys (width 0), kept by varset.c */
-	CD_KEY_BYTES,				/* "=" is byte equality: the value's bytes */
+	CD_KEY_BYTES,				/* memcmp order is the btree order and byte
+								 * equality is "=": the value's bytes, or a
+								 * normalized encoding (kt->codec) */
 	CD_KEY_COMPARATOR			/* the value's image, compared by the type's
 								 * btree comparator (SortSupport) */
 } CDKeyEncoding;
@@ -49,6 +51,8 @@ typedef struct CDKeyType
 	char		typalign;
 	CDKeyEncoding encoding;
 	uint8		width;			/* fixed keys: 1, 2, 4 or 8; else 0 */
+	/* CD_KEY_BYTES of numeric, interval, bpchar: their encoding (key.c) */
+	const struct CDByteCodec *codec;
 
 	/*
 	 * Variable-size keys.  ssup is the btree comparator under the input
@@ -154,7 +158,10 @@ extern Datum cd_key_decode(const CDKeyType *kt, uint64 key);
 
 /*
  * Variable-size keys (width 0).  A CD_KEY_BYTES key is the value's bytes
- * (text, varchar, bytea: the payload; uuid: its 16 bytes).  A
+ * (text, varchar, bytea: the payload; uuid: its 16 bytes), or for types
+ * whose "=" is not byte equality but that have an order-preserving,
+ * normalized encoding, that encoding (kt->codec: numeric, interval, bpchar;
+ * see key.c).  A
  * CD_KEY_COMPARATOR key is the value's in-memory image (varlena with a
  * 4-byte header, fixed-length bytes, or a by-value datum's typlen bytes),
  * compared by kt->ssup once copied to a MAXALIGNed address.
@@ -186,7 +193,8 @@ cd_varkey_compare_bytes(const char *a, Size alen, const char *b, Size blen)
 
 /*
  * Is key (len bytes of a CD_KEY_BYTES key, from untrusted input) one that
- * a value of kt could give: the right length, valid text encoding?
+ * a value of kt could give: the right length, valid text encoding, and for
+ * encoded keys, canonical (decoding and encoding again gives it back)?
  */
 extern bool cd_varkey_is_valid(const CDKeyType *kt, const char *key, Size len);
 

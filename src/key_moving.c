@@ -49,7 +49,15 @@ cd_mkey_from_value(const CDKeyType *kt, Datum value, CDMKey *k)
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("count_distinct: value too large")));
 	k->u.datum = detoasted;
-	if (kt->typbyval)
+	if (kt->codec != NULL)
+	{
+		/* an encoded key (numeric, interval, bpchar): for this lookup */
+		char	   *buf = palloc(Max(k->len, 1));
+
+		cd_varkey_write(kt, detoasted, buf);
+		k->bytes = buf;
+	}
+	else if (kt->typbyval)
 		k->bytes = NULL;		/* a by-value comparator key: the datum */
 	else if (kt->typlen == -1 && kt->encoding == CD_KEY_BYTES)
 		k->bytes = VARDATA_ANY(DatumGetPointer(detoasted));

@@ -316,7 +316,7 @@ cd_pack_bytes(StringInfo buf, const CDVarSet *set)
 	}
 }
 
-void
+CDVarSet *
 cd_unpack_bytes(StringInfo buf, CDVarSet *set, uint32 n)
 {
 	StringInfoData key;			/* the current key, built on the last */
@@ -353,7 +353,7 @@ cd_unpack_bytes(StringInfo buf, CDVarSet *set, uint32 n)
 		appendBinaryStringInfo(&key, bytes, (int) rest);
 		if (!cd_varkey_is_valid(set->kt, key.data, key.len))
 			cd_invalid_state("A value is not valid for its type.");
-		cdvar_add_key(set, key.data, key.len);
+		set = cdvar_add_key(set, key.data, key.len, NULL);
 		/* all checked so far: sorted (so growing never compacts them) */
 		set->nsorted = set->nall;
 		set->sortedbytes = set->used;
@@ -361,4 +361,5 @@ cd_unpack_bytes(StringInfo buf, CDVarSet *set, uint32 n)
 			CHECK_FOR_INTERRUPTS();
 	}
 	pfree(key.data);
+	return set;
 }

@@ -46,10 +46,10 @@ extern void cd_pack_bytes(StringInfo buf, const CDVarSet *set);
 
 /*
  * Decode n packed keys from buf into set (empty, room for n fixed-width
- * keys; a CDVarSet grows as needed); ERROR on anything that is not
- * exactly what the encoder writes.
+ * keys; a CDVarSet grows as needed, so use the set cd_unpack_bytes
+ * returns); ERROR on anything that is not exactly what the encoder writes.
  */
 extern void cd_unpack_fixed(StringInfo buf, CDSet *set, uint32 n);
-extern void cd_unpack_bytes(StringInfo buf, CDVarSet *set, uint32 n);
+extern CDVarSet *cd_unpack_bytes(StringInfo buf, CDVarSet *set, uint32 n);
 
 #endif							/* CD_KEYPACK_H */

@@ -143,6 +143,8 @@ cd_serialize(CDSet *set)
 
 		cd_with_database_encoding(send_var_keys, &args);
 	}
+	elog(DEBUG2, "count_distinct: %u keys of %d bytes serialized into %d bytes",
+		 n, set->width, buf.len);
 	return pq_endtypsend(&buf);
 }
 
@@ -203,7 +205,7 @@ receive_var_keys(void *arg)
 		{
 			MemoryContext old = MemoryContextSwitchTo(valuecxt);
 
-			cdvar_add(set, cd_value_recv(buf, kt->vio, kt->typid, -1));
+			set = cdvar_add(set, cd_value_recv(buf, kt->vio, kt->typid, -1), NULL);
 			MemoryContextSwitchTo(old);
 			/* what the receive functions allocated */
 			MemoryContextReset(valuecxt);
@@ -320,7 +322,7 @@ cd_deserialize(FunctionCallInfo fcinfo, const char *data, Size len,
 				cd_invalid_state("The length does not match the number of keys.");
 			args.set = cdvar_create(kt, CurrentMemoryContext,
 									buf.len - buf.cursor, false);
-			cd_unpack_bytes(&buf, args.set, n);
+			args.set = cd_unpack_bytes(&buf, args.set, n);
 		}
 		else
 			cd_with_database_encoding(receive_var_keys, &args);

@@ -15,7 +15,11 @@
 #include "set.h"
 
 /* ERROR: invalid serialized state (SQLSTATE 22P03), with a detail. */
+#ifdef pg_noreturn				/* 18+ */
+pg_noreturn extern void cd_invalid_state(const char *detail);
+#else
 extern void cd_invalid_state(const char *detail) pg_attribute_noreturn();
+#endif
 
 /* The set's distinct keys as a bytea (compacts the set). */
 extern bytea *cd_serialize(CDSet *set);

@@ -126,7 +126,7 @@ cdset_create(const CDKeyType *kt, CDAlloc *alloc)
 
 	StaticAssertStmt(CDSET_FIRST_ALLOC == CD_SLOT_SIZE, "a new set fills a slot");
 	if (kt->width == 0)
-		return (CDSet *) cdvar_create(kt, alloc->mcxt, 0, alloc->fine_grained);
+		return (CDSet *) cdvar_create_in(kt, alloc);
 
 	if (alloc->use_slots)
 	{
@@ -273,10 +273,23 @@ cdset_union(CDSet *dst, CDSet *src, CDAlloc *alloc)
 
 	Assert(dst->width == src->width);
 	if (dst->width == 0)
+		return (CDSet *) cdvar_union((CDVarSet *) dst, (CDVarSet *) src, alloc);
+
+	/*
+	 * A small src (Citus combines one state per shard and group, often of a
+	 * few keys) is appended to dst's unsorted part, compacted with it when
+	 * dst is full: merging it into dst's sorted part would move that part
+	 * each time.
+	 */
+	if ((Size) src->nall * 16 <= dst->nsorted)
 	{
-		cdvar_union((CDVarSet *) dst, (CDVarSet *) src);
+		uint32		i;
+
+		for (i = 0; i < src->nall; i++)
+			dst = cdset_add(dst, cdset_get_key(src, i), alloc);
 		return dst;
 	}
+
 	cdset_compact(dst);
 	cdset_compact(src);
 	n = src->nsorted;

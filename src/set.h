@@ -128,13 +128,16 @@ cdset_add(CDSet *set, uint64 key, CDAlloc *alloc)
 }
 
 /*
- * Does adding a value to set need an allocator?  Only a full fixed-width set
- * grows through one (variable-size sets grow their own data).
+ * Does adding a value to set need an allocator?  A full fixed-width set
+ * grows through one, and so does a small variable-size set of hash
+ * aggregation (its chunks are reused: alloc.h).
  */
 static inline bool
 cdset_needs_alloc(const CDSet *set)
 {
-	return set->width > 0 && set->nall >= set->capacity;
+	if (set->width == 0)
+		return cdvar_needs_alloc((const CDVarSet *) set);
+	return set->nall >= set->capacity;
 }
 
 /*
@@ -145,10 +148,7 @@ static inline CDSet *
 cdset_add_value(CDSet *set, Datum value, CDAlloc *alloc)
 {
 	if (set->width == 0)
-	{
-		cdvar_add((CDVarSet *) set, value);
-		return set;
-	}
+		return (CDSet *) cdvar_add((CDVarSet *) set, value, alloc);
 	return cdset_add(set, cd_key_encode(set->kt, value), alloc);
 }
 

@@ -10,9 +10,14 @@
  * the read position of the moved prefix, because the tail's bytes fit in
  * the room before it.  So the peak is the array plus the tail.
  *
- * Growth: power-of-two sizes while small in plain chunks; beyond 8 kB, and
- * in the fine-grained context of hash aggregation (alloc.h), whenever
- * compaction leaves less than 1/8 of the used bytes free, 1/4 more.
+ * The header and the entries are one chunk, which grows by repalloc of the
+ * whole.  Growth: power-of-two chunks while small in plain chunks (doubling);
+ * beyond 8 kB, and in the fine-grained context of hash aggregation
+ * (alloc.h), 1/4 more (at least the entry that did not fit) whenever
+ * compaction frees too little: less than the entry for sets below 1 kB,
+ * less than 1/8 of the used bytes above.  Small sets thus end within about
+ * 1/4 of their entries, and groups that grow side by side free whole
+ * blocks of the Generation context as they move out of them.
  *
  *-------------------------------------------------------------------------
  */
@@ -26,7 +31,19 @@
 #include "sort.h"
 #include "varset.h"
 
-#define CDVAR_FIRST_SIZE	64
+/*
+ * A new group's one chunk, header included: room for a few short values.
+ * Small sets in the fine-grained context grow by a quarter (at least the
+ * entry that did not fit) whenever compaction frees less than the entry
+ * needs; larger ones keep 1/8 of their used bytes free.
+ */
+#define CDVAR_FIRST_ALLOC	64
+#define CDVAR_SMALL			1024	/* bytes of entries: a small set */
+
+/* The largest data[]: its size must fit in 48 bits and one allocation. */
+#define CDVAR_MAX_SIZE \
+	((Size) Min((uint64) (MaxAllocHugeSize - CDVAR_HEADER_SIZE), \
+				(UINT64CONST(1) << 48) - 1))
 
 static inline Size
 entry_header_size(Size len)
@@ -48,17 +65,72 @@ write_entry_header(char *p, Size len)
 	}
 }
 
+static inline void
+cdvar_set_size(CDVarSet *set, Size size)
+{
+	set->size_lo = (uint32) size;
+	set->size_hi = (uint16) ((uint64) size >> 32);
+}
+
+/*
+ * The chunk size for room for datasize bytes of entries: power-of-two sizes
+ * for plain chunks up to 8 kB (which the allocator would round to anyway),
+ * else MAXALIGNed.
+ */
+static Size
+cdvar_chunk_size(Size datasize, uint8 flags)
+{
+	Size		total;
+
+	if (datasize > CDVAR_MAX_SIZE)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("count_distinct: too much distinct data in one group")));
+	total = Max(CDVAR_HEADER_SIZE + datasize, CDVAR_FIRST_ALLOC);
+	if (total <= CD_ALLOC_CHUNK_LIMIT && !(flags & CDVAR_FINE_GRAINED))
+		return pg_nextpower2_32((uint32) total);
+	return Min(MAXALIGN(total), CDVAR_HEADER_SIZE + CDVAR_MAX_SIZE);
+}
+
+static CDVarSet *
+cdvar_init(CDVarSet *set, const CDKeyType *kt, uint8 flags, Size total)
+{
+	StaticAssertStmt(CDVAR_HEADER_SIZE <= 40, "a small header");
+	memset(set, 0, CDVAR_HEADER_SIZE);
+	set->kt = kt;
+	set->flags = flags;
+	set->width = 0;
+	cdvar_set_size(set, total - CDVAR_HEADER_SIZE);
+	return set;
+}
+
 CDVarSet *
 cdvar_create(const CDKeyType *kt, MemoryContext mcxt, Size size,
 			 bool fine_grained)
 {
-	CDVarSet   *set = MemoryContextAllocZero(mcxt, sizeof(CDVarSet));
+	uint8		flags = fine_grained ? CDVAR_FINE_GRAINED : 0;
+	Size		total = cdvar_chunk_size(size, flags);
 
-	set->kt = kt;
-	set->fine_grained = fine_grained;
-	set->width = 0;
-	set->size = Max(size, CDVAR_FIRST_SIZE);
-	set->data = MemoryContextAllocExtended(mcxt, set->size, MCXT_ALLOC_HUGE);
+	return cdvar_init(MemoryContextAllocExtended(mcxt, total, MCXT_ALLOC_HUGE),
+					  kt, flags, total);
+}
+
+CDVarSet *
+cdvar_create_in(const CDKeyType *kt, CDAlloc *alloc)
+{
+	Size		total;
+	CDVarSet   *set;
+
+	if (!alloc->use_slots)
+		return cdvar_create(kt, alloc->mcxt, 0, alloc->fine_grained);
+
+	/* the size the previous newest set grew to, decaying (alloc.h) */
+	total = Max(alloc->var_first, CDVAR_FIRST_ALLOC);
+	if ((++alloc->var_created & 15) == 0)
+		alloc->var_first = total - MAXALIGN((total - CDVAR_FIRST_ALLOC) / 16);
+	set = cdvar_init(MemoryContextAlloc(alloc->mcxt, total), kt,
+					 CDVAR_FINE_GRAINED | CDVAR_HINTED, total);
+	alloc->var_newest = set;
 	return set;
 }
 
@@ -89,66 +161,79 @@ cdvar_compare(const CDVarSet *set, const char *a, Size alen,
 	return c;
 }
 
-/* Make data hold at least newsize bytes. */
-static void
-cdvar_resize(CDVarSet *set, Size newsize)
+/* Make data hold at least datasize bytes (moves the set). */
+static CDVarSet *
+cdvar_resize(CDVarSet *set, Size datasize, CDAlloc *alloc)
 {
-	if (newsize > MaxAllocHugeSize)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("count_distinct: too much distinct data in one group")));
-	if (newsize <= CD_ALLOC_CHUNK_LIMIT && !set->fine_grained)
-		newsize = pg_nextpower2_32((uint32) newsize);
-	else
-		newsize = MAXALIGN(newsize);
-	set->data = repalloc_huge(set->data, newsize);
-	set->size = newsize;
+	Size		total = cdvar_chunk_size(datasize, set->flags);
+	bool		newest = (alloc != NULL && alloc->var_newest == (void *) set);
+
+	set = repalloc_huge(set, total);
+	cdvar_set_size(set, total - CDVAR_HEADER_SIZE);
+	/* the next new group will likely need as much (alloc.h) */
+	if (newest)
+	{
+		alloc->var_newest = set;
+		alloc->var_first = Min(total, CD_VAR_FIRST_MAX);
+	}
+	return set;
 }
 
-/* Room for one more entry of need bytes. */
-static void
-cdvar_make_room(CDVarSet *set, Size need)
+/* Room for one more entry of need bytes (may move the set). */
+static CDVarSet *
+cdvar_make_room(CDVarSet *set, Size need, CDAlloc *alloc)
 {
+	Size		size;
 	Size		want;
-
-	bool		pow2;
+	Size		grow;
 
 	cdvar_compact(set);
-	pow2 = (set->size <= CD_ALLOC_CHUNK_LIMIT && !set->fine_grained);
-	if (pow2)
-		want = Max(need, set->used / 4);
-	else
-		want = Max(need, set->used / 8);
-	if (set->size - set->used < want)
+	size = cdvar_size(set);
+	if (!(set->flags & CDVAR_FINE_GRAINED) &&
+		CDVAR_HEADER_SIZE + size <= CD_ALLOC_CHUNK_LIMIT)
 	{
-		Size		grow = pow2 ? Max(need, set->size) :
-			Max(need, Max(set->used / 4, 64));
-
-		cdvar_resize(set, set->used + grow);
+		/* power-of-two chunks: double */
+		want = Max(need, set->used / 4);
+		grow = Max(need, CDVAR_HEADER_SIZE + size);
 	}
+	else if (set->used < CDVAR_SMALL)
+	{
+		want = need;
+		grow = Max(need, set->used / 4);
+	}
+	else
+	{
+		want = Max(need, set->used / 8);
+		grow = Max(need, set->used / 4);
+	}
+	if (size - set->used < want)
+		set = cdvar_resize(set, set->used + grow, alloc);
 	if (set->nall >= PG_UINT32_MAX - 1)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("count_distinct: too many distinct values in one group")));
+	return set;
 }
 
-void
-cdvar_add_key(CDVarSet *set, const char *key, Size len)
+CDVarSet *
+cdvar_add_key(CDVarSet *set, const char *key, Size len, CDAlloc *alloc)
 {
 	Size		need = entry_header_size(len) + len;
 	char	   *p;
 
-	if (unlikely(set->size - set->used < need || set->nall >= PG_UINT32_MAX - 1))
-		cdvar_make_room(set, need);
+	if (unlikely(cdvar_size(set) - set->used < need ||
+				 set->nall >= PG_UINT32_MAX - 1))
+		set = cdvar_make_room(set, need, alloc);
 	p = set->data + set->used;
 	write_entry_header(p, len);
 	memcpy(p + entry_header_size(len), key, len);
 	set->used += need;
 	set->nall++;
+	return set;
 }
 
-void
-cdvar_add(CDVarSet *set, Datum value)
+CDVarSet *
+cdvar_add(CDVarSet *set, Datum value, CDAlloc *alloc)
 {
 	Datum		detoasted;
 	Size		len = cd_varkey_size(set->kt, value, &detoasted);
@@ -159,13 +244,15 @@ cdvar_add(CDVarSet *set, Datum value)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("count_distinct: value too large")));
-	if (unlikely(set->size - set->used < need || set->nall >= PG_UINT32_MAX - 1))
-		cdvar_make_room(set, need);
+	if (unlikely(cdvar_size(set) - set->used < need ||
+				 set->nall >= PG_UINT32_MAX - 1))
+		set = cdvar_make_room(set, need, alloc);
 	p = set->data + set->used;
 	write_entry_header(p, len);
 	cd_varkey_write(set->kt, detoasted, p + entry_header_size(len));
 	set->used += need;
 	set->nall++;
+	return set;
 }
 
 /* Append one entry (header + key) at data + *w; memmove-safe. */
@@ -280,7 +367,7 @@ cdvar_compact(CDVarSet *set)
 	}
 
 	/* move the sorted prefix to the end, merge both into the front */
-	r = set->size - set->sortedbytes;
+	r = cdvar_size(set) - set->sortedbytes;
 	memmove(set->data + r, set->data, set->sortedbytes);
 	w = 0;
 	s = 0;
@@ -292,12 +379,12 @@ cdvar_compact(CDVarSet *set)
 		Datum		pdatum = (Datum) 0;
 		uint64		pprefix = 0;
 
-		while (pnext < set->size || pkey != NULL || s < nuniq)
+		while (pnext < cdvar_size(set) || pkey != NULL || s < nuniq)
 		{
 			int			c;
 
 			/* the current key of the sorted prefix */
-			if (pkey == NULL && pnext < set->size)
+			if (pkey == NULL && pnext < cdvar_size(set))
 			{
 				pkey = cdvar_entry(set->data, &pnext, &plen);
 				if (bytes)
@@ -355,19 +442,26 @@ done:
 		pfree(pbuf);
 }
 
-void
-cdvar_union(CDVarSet *dst, CDVarSet *src)
+CDVarSet *
+cdvar_union(CDVarSet *dst, CDVarSet *src, CDAlloc *alloc)
 {
 	Size		pos = 0;
 	Size		len;
 	const char *key;
 
 	cdvar_compact(src);
-	if (dst->size - dst->used < src->used)
-		cdvar_resize(dst, dst->used + src->used);
+	/* room for a large src at once; a small one grows dst as usual */
+	if (cdvar_size(dst) - dst->used < src->used && src->used * 16 > dst->used)
+		dst = cdvar_resize(dst, dst->used + src->used, alloc);
+
+	/*
+	 * src's keys go into dst's unsorted part, compacted with it when dst is
+	 * full (or at the end): combining many small states (Citus sends one per
+	 * shard and group) then costs no full pass over dst each time
+	 */
 	while ((key = cdvar_next(src, &pos, &len)) != NULL)
-		cdvar_add_key(dst, key, len);
-	cdvar_compact(dst);
+		dst = cdvar_add_key(dst, key, len, alloc);
+	return dst;
 }
 
 CDVarSet *

@@ -6,12 +6,24 @@
 #
 #   bash test/run-all.sh          bounded run (as in CI)
 #   bash test/run-all.sh --long   long modes of the drivers (CD_LONG=1)
+#   bash test/run-all.sh --citus path/to/citus-src-COMMIT.tar.xz
+#                                 also the Citus driver (CD_CITUS_SRC; without
+#                                 a Citus source, test/drivers/70-citus.sh
+#                                 skips)
 set -u
 cd "$(dirname "$0")/.."
 top=$(pwd)
 . test/cluster.sh
 
-[ "${1:-}" = "--long" ] && export CD_LONG=1
+while [ $# -gt 0 ]; do
+    case $1 in
+        --long) export CD_LONG=1 ;;
+        --citus) [ $# -ge 2 ] || { echo "--citus needs a path" >&2; exit 2; }
+                 CD_CITUS_SRC=$(cd "$(dirname "$2")" && pwd)/$(basename "$2"); export CD_CITUS_SRC; shift ;;
+        *) echo "usage: bash test/run-all.sh [--long] [--citus CITUS_SOURCE]" >&2; exit 2 ;;
+    esac
+    shift
+done
 
 PGV=${CD_PG_VERSION:-15}
 cd_install_deps "$PGV" || exit 1
