@@ -117,7 +117,7 @@ CREATE OR REPLACE FUNCTION array_agg_distinct_array_moving_final(internal, anyar
  * function, so PostgreSQL runs every window frame in moving-aggregate mode
  * (MSFUNC, MINVFUNC, MFINALFUNC: a state that counts each value's rows, so
  * rows can leave the frame), running frames included.  MSSPACE: the state
- * and its tree, before any value.
+ * before any value (its hash table or tree comes with the first).
  */
 CREATE OR REPLACE AGGREGATE count_distinct(anyelement) (
     SFUNC = count_distinct_append,

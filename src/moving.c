@@ -115,9 +115,13 @@ cdmov_arena_hash(const CDMoving *m, uint64 off)
 #define SH_DEFINE
 #include "lib/simplehash.h"
 
-/* the first size of a table, and of an arena */
-#define CDMOV_INITIAL_ENTRIES	64
-#define CDMOV_INITIAL_ARENA		1024
+/*
+ * The first size of a table (entries it holds before it grows), and of an
+ * arena: small, as a window with many small partitions makes a state for
+ * each.
+ */
+#define CDMOV_INITIAL_ENTRIES	8
+#define CDMOV_INITIAL_ARENA		256
 
 /*
  * Is a table of this size and this many members mostly empty (rebuilt
@@ -451,7 +455,7 @@ cdmov_remove(CDMoving *m, Datum value)
 						cdmov_bytes_shrink(m);
 					/* more than half dead: compact (and shrink) now */
 					if (m->arena_dead > m->arena_used / 2 &&
-						m->arena_size > CDMOV_INITIAL_ARENA * 8)
+						m->arena_size > 8192)
 						cdmov_arena_compact(m, 0);
 				}
 				return true;
