@@ -106,8 +106,10 @@ cdmov_arena_hash(const CDMoving *m, uint64 off)
 #define SH_ELEMENT_TYPE CDMovBytesEntry
 #define SH_KEY_TYPE uint64
 #define SH_KEY off
-#define SH_HASH_KEY(tb, k) cdmov_arena_hash((const CDMoving *) (tb)->private_data, k)
-#define SH_EQUAL(tb, a, b) cdmov_arena_equal((const CDMoving *) (tb)->private_data, a, b)
+#define SH_HASH_KEY(tb, k) \
+	cdmov_arena_hash((const CDMoving *) (tb)->private_data, k)
+#define SH_EQUAL(tb, a, b) \
+	cdmov_arena_equal((const CDMoving *) (tb)->private_data, a, b)
 #define SH_STORE_HASH
 #define SH_GET_HASH(tb, a) ((a)->hash)
 #define SH_SCOPE static inline
@@ -147,42 +149,44 @@ static void
 cdmov_fixed_shrink(CDMoving *m)
 {
 	struct cdmov_fixed_hash *old = m->fixed;
-	struct cdmov_fixed_hash *new;
+	struct cdmov_fixed_hash *tb;
 	cdmov_fixed_iterator iter;
 	CDMovFixedEntry *e;
 
-	new = cdmov_fixed_create(m->mcxt, Max(old->members * 2, CDMOV_INITIAL_ENTRIES), m);
+	tb = cdmov_fixed_create(m->mcxt,
+			    Max(old->members * 2, CDMOV_INITIAL_ENTRIES), m);
 	cdmov_fixed_start_iterate(old, &iter);
 	while ((e = cdmov_fixed_iterate(old, &iter)) != NULL)
 	{
 		bool		found;
-		CDMovFixedEntry *n = cdmov_fixed_insert(new, e->key, &found);
+		CDMovFixedEntry *n = cdmov_fixed_insert(tb, e->key, &found);
 
 		n->count = e->count;
 	}
 	cdmov_fixed_destroy(old);
-	m->fixed = new;
+	m->fixed = tb;
 }
 
 static void
 cdmov_bytes_shrink(CDMoving *m)
 {
 	struct cdmov_bytes_hash *old = m->bytes;
-	struct cdmov_bytes_hash *new;
+	struct cdmov_bytes_hash *tb;
 	cdmov_bytes_iterator iter;
 	CDMovBytesEntry *e;
 
-	new = cdmov_bytes_create(m->mcxt, Max(old->members * 2, CDMOV_INITIAL_ENTRIES), m);
+	tb = cdmov_bytes_create(m->mcxt,
+			    Max(old->members * 2, CDMOV_INITIAL_ENTRIES), m);
 	cdmov_bytes_start_iterate(old, &iter);
 	while ((e = cdmov_bytes_iterate(old, &iter)) != NULL)
 	{
 		bool		found;
-		CDMovBytesEntry *n = cdmov_bytes_insert_hash(new, e->off, e->hash, &found);
+		CDMovBytesEntry *n = cdmov_bytes_insert_hash(tb, e->off, e->hash, &found);
 
 		n->count = e->count;
 	}
 	cdmov_bytes_destroy(old);
-	m->bytes = new;
+	m->bytes = tb;
 }
 
 /*
