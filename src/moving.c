@@ -101,13 +101,6 @@ cdmov_arena_equal(const CDMoving *m, uint64 a, uint64 b)
 		memcmp(m->arena + a + CDMOV_LENSZ, m->arena + b + CDMOV_LENSZ, len) == 0;
 }
 
-static inline uint32
-cdmov_arena_hash(const CDMoving *m, uint64 off)
-{
-	return cd_mkey_hash_bytes(m->arena + off + CDMOV_LENSZ,
-							  cdmov_arena_len(m->arena, off));
-}
-
 /*
  * The byte-key table: linear probing on the stored hash, at most 3/4 full,
  * with the names and the calls of simplehash's generated functions.

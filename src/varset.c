@@ -266,180 +266,220 @@ emit(char *data, Size *w, const char *key, Size len)
 	*w += h + len;
 }
 
-void
-cdvar_compact(CDVarSet *set)
+/*
+ * Compare two indexed entries: bytes on their 8-byte prefixes first; the
+ * comparator on the types' abbreviated keys first (if abbrev and the type
+ * has them), else on the full values.
+ */
+static inline int
+compare_items(const CDKeyType *kt, const CDVarItem *a, const CDVarItem *b,
+			  bool abbrev)
+{
+	if (kt->encoding == CD_KEY_BYTES)
+		return cd_compare_bytes_abbrev(a->key, a->len, a->prefix,
+									   b->key, b->len, b->prefix);
+	if (abbrev && kt->has_abbrev)
+		return cd_compare_varitems_abbrev(a, b, (SortSupport) &kt->ssup_abbrev);
+	return ApplySortComparator(a->datum, false, b->datum, false,
+							   (SortSupport) &kt->ssup);
+}
+
+/*
+ * Fill item with what compare_items needs of the entry key (len bytes):
+ * for the comparator, an aligned copy of its image at img (room for len
+ * bytes, MAXALIGNed) and, if abbrev, its abbreviated key.
+ */
+static inline void
+index_entry(const CDKeyType *kt, CDVarItem *item, const char *key, Size len,
+			char *img, bool abbrev)
+{
+	item->key = key;
+	item->len = len;
+	if (kt->encoding == CD_KEY_BYTES)
+	{
+		item->prefix = cd_bytes_prefix(key, len);
+		return;
+	}
+	memcpy(img, key, len);
+	item->datum = cd_varkey_image_datum(kt, img);
+	item->prefix = 0;
+	if (abbrev && kt->has_abbrev)
+		item->prefix = (uint64)
+			kt->ssup_abbrev.abbrev_converter(item->datum,
+											 (SortSupport) &kt->ssup_abbrev);
+}
+
+/* Index the unsorted tail's entries (images in arena) and sort them. */
+static void
+index_and_sort_tail(CDVarSet *set, CDVarItem *items, Size ntail, char *arena)
 {
 	const CDKeyType *kt = set->kt;
-	bool		bytes = (kt->encoding == CD_KEY_BYTES);
-	MemoryContext mcxt = CurrentMemoryContext;	/* scratch: this call only */
-	Size		ntail = set->nall - set->nsorted;
-	Size		tailbytes = set->used - set->sortedbytes;
-	CDVarItem  *items;
-	char	   *arena = NULL;
-	char	   *packed;
-	char	   *pbuf = NULL;
-	Size		pbufsize = 0;
-	Size		pos;
+	Size		pos = set->sortedbytes;
+	Size		apos = 0;
 	Size		i;
-	Size		nuniq;
-	Size		w;
-	Size		r;
-	Size		s;
-	Size		count;
 
-	if (ntail == 0)
-		return;
-
-	/* index the tail (and, for the comparator, aligned images of it) */
-	items = MemoryContextAllocExtended(mcxt, ntail * sizeof(CDVarItem), MCXT_ALLOC_HUGE);
-	if (!bytes)
-		arena = MemoryContextAllocExtended(mcxt, tailbytes + ntail * MAXIMUM_ALIGNOF + sizeof(Datum),
-										   MCXT_ALLOC_HUGE);
-	pos = set->sortedbytes;
+	for (i = 0; i < ntail; i++)
 	{
-		Size		apos = 0;
+		Size		len = 0;
+		const char *key = cdvar_next(set, &pos, &len);
 
-		for (i = 0; i < ntail; i++)
-		{
-			items[i].key = cdvar_next(set, &pos, &items[i].len);
-			if (bytes)
-				items[i].prefix = cd_bytes_prefix(items[i].key, items[i].len);
-			else
-			{
-				char	   *img = arena + apos;
-
-				memcpy(img, items[i].key, items[i].len);
-				items[i].datum = cd_varkey_image_datum(kt, img);
-				if (kt->has_abbrev)
-					items[i].prefix = (uint64)
-						kt->ssup_abbrev.abbrev_converter(items[i].datum,
-														 (SortSupport) &kt->ssup_abbrev);
-				apos += MAXALIGN(Max(items[i].len, 1));
-			}
-		}
+		index_entry(kt, &items[i], key, len, arena ? arena + apos : NULL, true);
+		apos += MAXALIGN(Max(len, 1));
 	}
-
-	if (bytes)
+	if (kt->encoding == CD_KEY_BYTES)
 		cd_sort_varitems_bytes(items, ntail);
 	else if (kt->has_abbrev)
 		cd_sort_varitems_abbrev(items, ntail, (SortSupport) &kt->ssup_abbrev);
 	else
 		cd_sort_varitems_ssup(items, ntail, (SortSupport) &kt->ssup);
 	CHECK_FOR_INTERRUPTS();
+}
 
-	/* drop duplicates within the tail; pack the rest into scratch */
-	packed = MemoryContextAllocExtended(mcxt, tailbytes, MCXT_ALLOC_HUGE);
-	nuniq = 0;
-	w = 0;
+/*
+ * Drop duplicates from the sorted items and pack the distinct entries into
+ * packed (the items then point there); returns how many are left and sets
+ * *packedbytes.
+ */
+static Size
+unique_tail(const CDKeyType *kt, CDVarItem *items, Size ntail, char *packed,
+			Size *packedbytes)
+{
+	Size		nuniq = 0;
+	Size		w = 0;
+	Size		i;
+
 	for (i = 0; i < ntail; i++)
 	{
-		if (nuniq > 0)
-		{
-			CDVarItem  *prev = &items[nuniq - 1];
-			int			c;
-
-			if (bytes)
-				c = cd_compare_bytes_abbrev(prev->key, prev->len, prev->prefix,
-											items[i].key, items[i].len, items[i].prefix);
-			else if (kt->has_abbrev)
-				c = cd_compare_varitems_abbrev(prev, &items[i],
-											   (SortSupport) &kt->ssup_abbrev);
-			else
-				c = ApplySortComparator(prev->datum, false, items[i].datum, false,
-										(SortSupport) &kt->ssup);
-
-			if (c == 0)
-				continue;
-		}
+		if (nuniq > 0 && compare_items(kt, &items[nuniq - 1], &items[i], true) == 0)
+			continue;
 		items[nuniq] = items[i];
 		emit(packed, &w, items[i].key, items[i].len);
 		/* the packed copy is what the merge reads */
 		items[nuniq].key = packed + w - items[i].len;
 		nuniq++;
+		if ((i & 0xFFFF) == 0xFFFF)
+			CHECK_FOR_INTERRUPTS();
 	}
+	*packedbytes = w;
+	return nuniq;
+}
 
-	if (set->nsorted == 0)
+/*
+ * Merge the nuniq sorted, distinct items (none of them in the sorted part
+ * twice) into the sorted part: the sorted part moves to the end of the
+ * array, and both are merged into the front.  The write position never
+ * passes the read position, because the items' bytes fit in the room
+ * before it.  Equal keys are kept once (the sorted part's).
+ */
+static void
+merge_tail(CDVarSet *set, CDVarItem *items, Size nuniq)
+{
+	const CDKeyType *kt = set->kt;
+	Size		end = cdvar_size(set);
+	Size		next = end - set->sortedbytes;
+	Size		w = 0;
+	Size		s = 0;
+	Size		count = 0;
+	CDVarItem	cur;			/* the sorted part's current entry */
+	bool		have_cur = false;
+	char	   *img = NULL;		/* its aligned image (comparator) */
+	Size		imgsize = 0;
+
+	memmove(set->data + next, set->data, set->sortedbytes);
+	while (next < end || have_cur || s < nuniq)
 	{
-		memcpy(set->data, packed, w);
-		set->used = set->sortedbytes = w;
-		set->nall = set->nsorted = nuniq;
-		goto done;
-	}
+		int			c;
 
-	/* move the sorted prefix to the end, merge both into the front */
-	r = cdvar_size(set) - set->sortedbytes;
-	memmove(set->data + r, set->data, set->sortedbytes);
-	w = 0;
-	s = 0;
-	count = 0;
-	{
-		const char *pkey = NULL;
-		Size		plen = 0;
-		Size		pnext = r;
-		Datum		pdatum = (Datum) 0;
-		uint64		pprefix = 0;
-
-		while (pnext < cdvar_size(set) || pkey != NULL || s < nuniq)
+		if (!have_cur && next < end)
 		{
-			int			c;
+			Size		len = 0;
+			const char *key = cdvar_entry(set->data, &next, &len);
 
-			/* the current key of the sorted prefix */
-			if (pkey == NULL && pnext < cdvar_size(set))
+			if (kt->encoding != CD_KEY_BYTES && imgsize < Max(len, sizeof(Datum)))
 			{
-				pkey = cdvar_entry(set->data, &pnext, &plen);
-				if (bytes)
-					pprefix = cd_bytes_prefix(pkey, plen);
-				else
-				{
-					if (pbufsize < Max(plen, sizeof(Datum)))
-					{
-						if (pbuf)
-							pfree(pbuf);
-						pbufsize = Max(Max(plen, sizeof(Datum)), 2 * pbufsize);
-						pbuf = MemoryContextAllocExtended(mcxt, pbufsize, MCXT_ALLOC_HUGE);
-					}
-					memcpy(pbuf, pkey, plen);
-					pdatum = cd_varkey_image_datum(kt, pbuf);
-				}
+				if (img)
+					pfree(img);
+				imgsize = Max(Max(len, sizeof(Datum)), 2 * imgsize);
+				img = MemoryContextAllocExtended(CurrentMemoryContext, imgsize,
+												 MCXT_ALLOC_HUGE);
 			}
-
-			if (pkey == NULL)
-				c = 1;
-			else if (s >= nuniq)
-				c = -1;
-			else if (bytes)
-				c = cd_compare_bytes_abbrev(pkey, plen, pprefix,
-											items[s].key, items[s].len, items[s].prefix);
-			else
-				c = ApplySortComparator(pdatum, false, items[s].datum, false,
-										(SortSupport) &kt->ssup);
-
-			if (c <= 0)
-			{
-				emit(set->data, &w, pkey, plen);
-				pkey = NULL;
-				if (c == 0)
-					s++;
-			}
-			else
-			{
-				emit(set->data, &w, items[s].key, items[s].len);
-				s++;
-			}
-			if ((++count & 0xFFFF) == 0)
-				CHECK_FOR_INTERRUPTS();
+			index_entry(kt, &cur, key, len, img, false);
+			have_cur = true;
 		}
+
+		if (!have_cur)
+			c = 1;
+		else if (s >= nuniq)
+			c = -1;
+		else
+			c = compare_items(kt, &cur, &items[s], false);
+
+		if (c <= 0)
+		{
+			emit(set->data, &w, cur.key, cur.len);
+			have_cur = false;
+			if (c == 0)
+				s++;
+		}
+		else
+		{
+			emit(set->data, &w, items[s].key, items[s].len);
+			s++;
+		}
+		if ((++count & 0xFFFF) == 0)
+			CHECK_FOR_INTERRUPTS();
 	}
 	set->used = set->sortedbytes = w;
 	set->nall = set->nsorted = count;
+	if (img)
+		pfree(img);
+}
 
-done:
+/*
+ * Sort, deduplicate and merge the unsorted tail into the sorted part.
+ * Scratch (this call only): the tail's index, its packed distinct entries
+ * and, for the comparator, aligned images of it.
+ */
+void
+cdvar_compact(CDVarSet *set)
+{
+	const CDKeyType *kt = set->kt;
+	Size		ntail = set->nall - set->nsorted;
+	Size		tailbytes = set->used - set->sortedbytes;
+	CDVarItem  *items;
+	char	   *arena = NULL;
+	char	   *packed;
+	Size		packedbytes;
+	Size		nuniq;
+
+	if (ntail == 0)
+		return;
+
+	items = MemoryContextAllocExtended(CurrentMemoryContext,
+									   ntail * sizeof(CDVarItem), MCXT_ALLOC_HUGE);
+	if (kt->encoding != CD_KEY_BYTES)
+		arena = MemoryContextAllocExtended(CurrentMemoryContext,
+										   tailbytes + ntail * MAXIMUM_ALIGNOF + sizeof(Datum),
+										   MCXT_ALLOC_HUGE);
+	index_and_sort_tail(set, items, ntail, arena);
+
+	packed = MemoryContextAllocExtended(CurrentMemoryContext, Max(tailbytes, 1),
+										MCXT_ALLOC_HUGE);
+	nuniq = unique_tail(kt, items, ntail, packed, &packedbytes);
+
+	if (set->nsorted == 0)
+	{
+		memcpy(set->data, packed, packedbytes);
+		set->used = set->sortedbytes = packedbytes;
+		set->nall = set->nsorted = nuniq;
+	}
+	else
+		merge_tail(set, items, nuniq);
+
 	pfree(items);
 	pfree(packed);
 	if (arena)
 		pfree(arena);
-	if (pbuf)
-		pfree(pbuf);
 }
 
 CDVarSet *
