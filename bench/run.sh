@@ -3,6 +3,8 @@
 #
 #   bash bench/run.sh [--scale 100k|1m|10m|100m] [--quick] [--types int4,int8,...]
 #                     [--shapes a,b] [--runs N] [--no-array-agg] [--profile shape,shape]
+#   bash bench/run.sh --window [--runs N] [--sizes ...] [--types ...]    (bench/window.py)
+#   bash bench/run.sh --parallel [--rows N] [--runs N] [--big]          (bench/parallel.py)
 #
 # Installs what it needs (PostgreSQL 15 server + headers, postgresql-15-hll if
 # Debian has it, python3 matplotlib), builds and installs the extension from a
@@ -25,17 +27,22 @@ cd "$(dirname "$0")/.."
 top=$(pwd)
 . test/cluster.sh
 
-# --window (first argument): the window benchmark (bench/window.py) instead
+# --window / --parallel (first argument): the window benchmark (bench/window.py)
+# or the parallel / state size / memory benchmark (bench/parallel.py) instead
 driver=bench/bench.py
+mode=
 if [ "${1:-}" = "--window" ]; then
-    driver=bench/window.py
+    driver=bench/window.py; mode=--window
+    shift
+elif [ "${1:-}" = "--parallel" ]; then
+    driver=bench/parallel.py; mode=--parallel
     shift
 fi
 args=("$@")
 want_profile=0
 for x in "$@"; do
     case "$x" in --profile|--profile=*) want_profile=1 ;; -h|--help)
-        sed -n '2,26p' "$0"; exit 0 ;; esac
+        sed -n '2,28p' "$0"; exit 0 ;; esac
 done
 
 as_root_apt() {
@@ -61,7 +68,8 @@ PGMAJOR=$("$PG_CONFIG" --version | sed -E 's/^PostgreSQL ([0-9]+).*/\1/')
 command -v make >/dev/null && command -v gcc >/dev/null || as_root_apt make gcc libc6-dev
 
 # ---- hll (optional approximate reference): Debian's postgresql-NN-hll
-if [ "$(id -u)" = 0 ] && ! dpkg -s "postgresql-$PGMAJOR-hll" >/dev/null 2>&1; then
+# (bench.py only: --window and --parallel need neither hll nor matplotlib)
+if [ -z "$mode" ] && [ "$(id -u)" = 0 ] && ! dpkg -s "postgresql-$PGMAJOR-hll" >/dev/null 2>&1; then
     if [ -z "${_bench_apt_updated:-}" ]; then apt-get update -qq >/dev/null || true; _bench_apt_updated=1; fi
     if apt-cache policy "postgresql-$PGMAJOR-hll" 2>/dev/null | grep -q 'Candidate: [0-9]'; then
         DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "postgresql-$PGMAJOR-hll" >/dev/null \
@@ -75,7 +83,7 @@ PKGLIB=$("$PG_CONFIG" --pkglibdir)
 SHAREDIR=$("$PG_CONFIG" --sharedir)
 DEB_LIB=/usr/lib/postgresql/$PGMAJOR/lib
 DEB_SHARE=/usr/share/postgresql/$PGMAJOR
-if [ ! -e "$PKGLIB/hll.so" ] && [ -e "$DEB_LIB/hll.so" ] && [ "$PKGLIB" != "$DEB_LIB" ]; then
+if [ -z "$mode" ] && [ ! -e "$PKGLIB/hll.so" ] && [ -e "$DEB_LIB/hll.so" ] && [ "$PKGLIB" != "$DEB_LIB" ]; then
     cp "$DEB_LIB/hll.so" "$PKGLIB/" && cp "$DEB_SHARE"/extension/hll* "$SHAREDIR/extension/" \
         || echo "bench: could not copy hll into $PKGLIB" >&2
 fi
@@ -83,7 +91,7 @@ fi
 # ---- python + matplotlib (charts only; the benchmark itself is stdlib)
 PY=${PYTHON:-python3}
 command -v "$PY" >/dev/null || { as_root_apt python3; PY=python3; }
-if ! "$PY" -c 'import matplotlib' 2>/dev/null; then
+if [ -z "$mode" ] && ! "$PY" -c 'import matplotlib' 2>/dev/null; then
     "$PY" -m pip install --quiet matplotlib >/dev/null 2>&1 \
         || "$PY" -m pip install --quiet --break-system-packages matplotlib >/dev/null 2>&1 \
         || { as_root_apt python3-matplotlib && PY=/usr/bin/python3; } \
@@ -119,8 +127,9 @@ cd_cluster_start "$BINDIR" "$PORT"
 trap cd_cluster_stop EXIT
 echo "bench: cluster on port $PORT ($("$BINDIR/postgres" --version))"
 
-if [ "$driver" = bench/window.py ]; then
-    "$PY" bench/window.py --psql "$BINDIR/psql" --command "bash bench/run.sh --window ${args[*]:-}" "${args[@]}"
+if [ -n "$mode" ]; then
+    # parallel.py reads the server log ($CD_CLUSTER_DIR/log) for the state sizes
+    "$PY" "$driver" --psql "$BINDIR/psql" --command "bash bench/run.sh $mode ${args[*]:-}" "${args[@]}"
 else
     "$PY" bench/bench.py --psql "$BINDIR/psql" --command "bash bench/run.sh ${args[*]:-}" "${args[@]}"
 fi
