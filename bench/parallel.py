@@ -407,7 +407,7 @@ def main():
                 "|---|---|---|---|---|---|---|---|---|"]
         for r in ser:
             w = ",".join(str(x) for x in r["widths"])
-            out.append(f"| {r['desc']} | {r['type']} | {r['rows']:,} | {r['states']:,} | {r['keys']:,} | "
+            out.append(f"| {r['desc'].replace('|', chr(92) + '|')} | {r['type']} | {r['rows']:,} | {r['states']:,} | {r['keys']:,} | "
                        f"{w} | {r['raw_bytes']:,} | {r['serialized_bytes']:,} | "
                        f"{r['ratio']:.2f}x |" if r["ratio"] else f"| {r['desc']} | - | - | - | - | - | - | - | - |")
     else:
