@@ -57,3 +57,17 @@ cd_alloc_slot(CDAlloc *a)
 	return slot;
 }
 
+void *
+cd_alloc_resize(CDAlloc *a, void *chunk, Size used, Size size)
+{
+	void	   *moved;
+
+	if (a == NULL || a->mcxt == a->aggcontext || size <= CD_ALLOC_LARGE ||
+		GetMemoryChunkContext(chunk) != a->mcxt)
+		return repalloc_huge(chunk, size);
+
+	moved = MemoryContextAllocExtended(a->aggcontext, size, MCXT_ALLOC_HUGE);
+	memcpy(moved, chunk, Min(used, size));
+	pfree(chunk);
+	return moved;
+}

@@ -69,6 +69,21 @@ extern bool cd_alloc_is_hash_context(FunctionCallInfo fcinfo,
  */
 extern void cd_alloc_init(CDAlloc *a, MemoryContext aggcontext, bool hash);
 
+/*
+ * Resize chunk, a set allocated from a (may be NULL: plain repalloc), to
+ * size bytes, of which the first used bytes matter.  Under hash aggregation
+ * a chunk that grows past CD_ALLOC_LARGE moves out of the Generation
+ * context into the aggregate context itself (an AllocSet, where a chunk
+ * that large is a malloc'd block of its own, freed with it): a Generation
+ * context copies a chunk on every repalloc, holding the old and the new
+ * at once, while realloc() grows a large block in place or by mremap().
+ * Measured on one group of 10M distinct int4 under HashAggregate (backend
+ * anonymous RSS, sampled): 1.79x the data at the peak before.
+ */
+#define CD_ALLOC_LARGE	(64 * 1024)
+
+extern void *cd_alloc_resize(CDAlloc *a, void *chunk, Size used, Size size);
+
 /* A new CD_SLOT_SIZE-byte slot (MAXALIGNed, no chunk header). */
 extern void *cd_alloc_slot(CDAlloc *a);
 

@@ -178,7 +178,9 @@ cdset_resize(CDSet *set, Size nkeys, CDAlloc *alloc)
 		set = moved;
 	}
 	else
-		set = repalloc_huge(set, bytes);
+		set = cd_alloc_resize(alloc, set,
+							  CDSET_HEADER_SIZE + (Size) set->nall * set->width,
+							  bytes);
 	set->capacity = cdset_capacity_of(bytes, set->width);
 	return set;
 }

@@ -168,7 +168,7 @@ cdvar_resize(CDVarSet *set, Size datasize, CDAlloc *alloc)
 	Size		total = cdvar_chunk_size(datasize, set->flags);
 	bool		newest = (alloc != NULL && alloc->var_newest == (void *) set);
 
-	set = repalloc_huge(set, total);
+	set = cd_alloc_resize(alloc, set, CDVAR_HEADER_SIZE + set->used, total);
 	cdvar_set_size(set, total - CDVAR_HEADER_SIZE);
 	/* the next new group will likely need as much (alloc.h) */
 	if (newest)

@@ -657,6 +657,12 @@ format_type_be(Oid type_oid)
 #include "alloc.h"
 
 void *
+cd_alloc_resize(CDAlloc *a, void *chunk, Size used, Size size)
+{
+	return repalloc_huge(chunk, size);
+}
+
+void *
 cd_alloc_slot(CDAlloc *a)
 {
 	return MemoryContextAlloc(a->aggcontext, CD_SLOT_SIZE);
