@@ -9,8 +9,9 @@
  *	  uint8   key encoding (CDKeyEncoding)
  *	  uint8   key width in bytes (0: variable-size keys)
  *	  uint8   reserved, 0
- *	  the value type: schema and name, NUL-terminated (value_io.h)
- *	  the collation: schema and name, or an empty schema for none
+ *	  the value type: a built-in one's fixed OID, else schema and name
+ *	    (value_io.h)
+ *	  the collation: none, a built-in one's fixed OID, or schema and name
  *	  uint32  number of keys, n
  *	  then n keys, strictly increasing:
  *	    fixed-width keys: packed in blocks, frame of reference (keypack.h);
@@ -20,7 +21,8 @@
  *	      then composites and arrays structurally, other values by their
  *	      type's send function, in the database encoding).
  *
- * Nothing in it depends on the node or the process: no OIDs, addresses,
+ * Nothing in it depends on the node or the process: no OIDs but the fixed
+ * ones of the initial catalog, no addresses,
  * record typmods or in-memory images, so states can travel between the
  * processes of a parallel query and between the nodes of a cluster (Citus),
  * where OIDs of enums, extension types and collations differ.  Only

@@ -13,8 +13,10 @@
  *	  domain: its base type's value (checked against the domain on reading);
  *	  anything else: the type's send function's bytes (binary I/O), or its
  *	    output function's text (types without binary I/O).
- * A type or collation is written as two NUL-terminated strings, its schema
- * and its name (an empty schema: no collation).
+ * A type or collation is written as a kind byte and then, for the objects
+ * of the initial catalog (OIDs below FirstGenbkiObjectId, fixed in
+ * PostgreSQL's catalog data), the OID, else two NUL-terminated strings, its
+ * schema and its name.
  *
  * Reading trusts nothing: every length is checked against the bytes left,
  * each value must use exactly its length, nesting depth is bounded by the
@@ -26,6 +28,7 @@
 #include "postgres.h"
 
 #include "access/htup_details.h"
+#include "access/transam.h"
 #include "access/tupdesc.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_collation.h"
@@ -162,6 +165,43 @@ recv_cstring(StringInfo buf)
 	return s;
 }
 
+/*
+ * How a type or collation is referred to: objects of the initial catalog
+ * with OIDs below FirstGenbkiObjectId have OIDs fixed in PostgreSQL's
+ * catalog data (int4 is 23 on every node of a major version), so they go
+ * by OID; everything else (enums, extension types, composites, collations
+ * created later or by initdb) by schema and name.
+ */
+#define REF_NONE	0			/* no collation */
+#define REF_OID		1			/* uint32, below FirstGenbkiObjectId */
+#define REF_NAME	2			/* schema and name, NUL-terminated */
+
+static void
+send_ref(StringInfo buf, Oid oid, Oid nspid, const char *name)
+{
+	if (oid < FirstGenbkiObjectId)
+	{
+		pq_sendint8(buf, REF_OID);
+		pq_sendint32(buf, oid);
+		return;
+	}
+	pq_sendint8(buf, REF_NAME);
+	send_cstring(buf, get_namespace_name(nspid));
+	send_cstring(buf, name);
+}
+
+/* A REF_OID reference: a catalog object that exists here, or an ERROR. */
+static Oid
+recv_ref_oid(StringInfo buf, int cacheid)
+{
+	Oid			oid = (Oid) pq_getmsgint(buf, 4);
+
+	if (oid == InvalidOid || oid >= FirstGenbkiObjectId ||
+		!SearchSysCacheExists1(cacheid, ObjectIdGetDatum(oid)))
+		cd_invalid_state("A built-in type or collation does not exist.");
+	return oid;
+}
+
 void
 cd_send_type_ref(StringInfo buf, Oid typid)
 {
@@ -171,19 +211,26 @@ cd_send_type_ref(StringInfo buf, Oid typid)
 	if (!HeapTupleIsValid(tp))
 		elog(ERROR, "cache lookup failed for type %u", typid);
 	typ = (Form_pg_type) GETSTRUCT(tp);
-	send_cstring(buf, get_namespace_name(typ->typnamespace));
-	send_cstring(buf, NameStr(typ->typname));
+	send_ref(buf, typid, typ->typnamespace, NameStr(typ->typname));
 	ReleaseSysCache(tp);
 }
 
 Oid
 cd_recv_type_ref(StringInfo buf)
 {
-	const char *nspname = recv_cstring(buf);
-	const char *typname = recv_cstring(buf);
-	Oid			nspid = get_namespace_oid(nspname, true);
+	int			kind = pq_getmsgbyte(buf);
+	const char *nspname;
+	const char *typname;
+	Oid			nspid;
 	Oid			typid = InvalidOid;
 
+	if (kind == REF_OID)
+		return recv_ref_oid(buf, TYPEOID);
+	if (kind != REF_NAME)
+		cd_invalid_state("A type reference is malformed.");
+	nspname = recv_cstring(buf);
+	typname = recv_cstring(buf);
+	nspid = get_namespace_oid(nspname, true);
 	if (OidIsValid(nspid))
 		typid = GetSysCacheOid2(TYPENAMENSP, Anum_pg_type_oid,
 								PointerGetDatum(typname),
@@ -205,27 +252,32 @@ cd_send_collation_ref(StringInfo buf, Oid collation)
 
 	if (!OidIsValid(collation))
 	{
-		send_cstring(buf, "");
+		pq_sendint8(buf, REF_NONE);
 		return;
 	}
 	tp = SearchSysCache1(COLLOID, ObjectIdGetDatum(collation));
 	if (!HeapTupleIsValid(tp))
 		elog(ERROR, "cache lookup failed for collation %u", collation);
 	coll = (Form_pg_collation) GETSTRUCT(tp);
-	send_cstring(buf, get_namespace_name(coll->collnamespace));
-	send_cstring(buf, NameStr(coll->collname));
+	send_ref(buf, collation, coll->collnamespace, NameStr(coll->collname));
 	ReleaseSysCache(tp);
 }
 
 Oid
 cd_recv_collation_ref(StringInfo buf)
 {
-	const char *nspname = recv_cstring(buf);
+	int			kind = pq_getmsgbyte(buf);
+	const char *nspname;
 	const char *collname;
 	Oid			collation;
 
-	if (*nspname == '\0')
+	if (kind == REF_NONE)
 		return InvalidOid;
+	if (kind == REF_OID)
+		return recv_ref_oid(buf, COLLOID);
+	if (kind != REF_NAME)
+		cd_invalid_state("A collation reference is malformed.");
+	nspname = recv_cstring(buf);
 	collname = recv_cstring(buf);
 	collation = get_collation_oid(list_make2(makeString(pstrdup(nspname)),
 											 makeString(pstrdup(collname))),

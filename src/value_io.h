@@ -11,7 +11,8 @@
  * values and arrays are written structurally here, with the column types
  * of anonymous records named, and only the leaves (scalars, ranges, ...) go
  * through their type's send/receive (or output/input) functions.  Types and
- * collations are named by schema and name, never by OID.
+ * collations are named by schema and name, except those of the initial
+ * catalog, whose OIDs PostgreSQL fixes (int4 is 23 everywhere).
  *
  *-------------------------------------------------------------------------
  */

@@ -529,6 +529,7 @@ stub_recv_cstring(StringInfo buf)
 	return s;
 }
 
+/* as value_io.c: built-in types (OIDs below 10000) by OID, others by name */
 void
 cd_send_type_ref(StringInfo buf, Oid typid)
 {
@@ -536,6 +537,15 @@ cd_send_type_ref(StringInfo buf, Oid typid)
 
 	if (t == NULL)
 		elog(ERROR, "cache lookup failed for type %u", typid);
+	if (typid < 10000)
+	{
+		char		ref[5] = {1, (char) (typid >> 24), (char) (typid >> 16),
+		(char) (typid >> 8), (char) typid};
+
+		appendBinaryStringInfo(buf, ref, 5);
+		return;
+	}
+	appendStringInfoChar(buf, 2);
 	stub_send_cstring(buf, t->nspname);
 	stub_send_cstring(buf, t->typname);
 }
@@ -543,9 +553,26 @@ cd_send_type_ref(StringInfo buf, Oid typid)
 Oid
 cd_recv_type_ref(StringInfo buf)
 {
-	const char *nspname = stub_recv_cstring(buf);
-	const char *typname = stub_recv_cstring(buf);
+	int			kind = pq_getmsgbyte(buf);
+	const char *nspname;
+	const char *typname;
 
+	if (kind == 1)
+	{
+		Oid			typid = (Oid) pq_getmsgint(buf, 4);
+
+		if (typid >= 10000 || stub_type(typid) == NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+					 errmsg("invalid count_distinct state")));
+		return typid;
+	}
+	if (kind != 2)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+				 errmsg("invalid count_distinct state")));
+	nspname = stub_recv_cstring(buf);
+	typname = stub_recv_cstring(buf);
 	for (const StubType *t = stub_types; t->typid != InvalidOid; t++)
 		if (strcmp(t->nspname, nspname) == 0 && strcmp(t->typname, typname) == 0)
 			return t->typid;
@@ -560,17 +587,27 @@ cd_send_collation_ref(StringInfo buf, Oid collation)
 {
 	if (OidIsValid(collation))
 		elog(ERROR, "stub: no collations");
-	stub_send_cstring(buf, "");
+	appendStringInfoChar(buf, 0);
 }
 
 Oid
 cd_recv_collation_ref(StringInfo buf)
 {
-	const char *nspname = stub_recv_cstring(buf);
+	int			kind = pq_getmsgbyte(buf);
 
-	if (*nspname == '\0')
+	if (kind == 0)
 		return InvalidOid;
-	(void) stub_recv_cstring(buf);
+	if (kind == 1)
+		(void) pq_getmsgint(buf, 4);
+	else if (kind == 2)
+	{
+		(void) stub_recv_cstring(buf);
+		(void) stub_recv_cstring(buf);
+	}
+	else
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+				 errmsg("invalid count_distinct state")));
 	ereport(ERROR,
 			(errcode(ERRCODE_UNDEFINED_OBJECT),
 			 errmsg("collation does not exist")));
