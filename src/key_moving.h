@@ -78,21 +78,14 @@ extern Size cd_mkey_bytes_size(const CDKeyType *kt, Datum value,
 							   Datum *detoasted);
 
 /*
- * CD_MOVING_TREE keys (the functions below also take the other kinds).
+ * CD_MOVING_TREE keys (CD_KEY_COMPARATOR: the other paths have hash tables).
+ * datum is the value for the comparator: for a lookup key the detoasted
+ * value, for a kept key its image at bytes.
  */
 typedef struct CDMKey
 {
-	/*
-	 * Fixed-width keys: the key.  CD_KEY_COMPARATOR: the value as a Datum
-	 * for the comparator (a lookup key: the detoasted value; a kept key: its
-	 * image, at bytes).  CD_KEY_BYTES: unused.
-	 */
-	union
-	{
-		uint64		fixed;
-		Datum		datum;
-	}			u;
-	const char *bytes;			/* variable-size keys: the key's bytes */
+	Datum		datum;
+	const char *bytes;			/* a kept key's image; NULL for a lookup */
 	Size		len;
 } CDMKey;
 
@@ -102,25 +95,18 @@ typedef struct CDMKey
  */
 extern void cd_mkey_from_value(const CDKeyType *kt, Datum value, CDMKey *k);
 
-/*
- * Make k own its bytes: a copy in mcxt (one chunk, freed by
- * cd_mkey_free).  Nothing to do for fixed-width keys.
- */
+/* Make k own its image: a copy in mcxt (one chunk, freed by cd_mkey_free). */
 extern void cd_mkey_keep(const CDKeyType *kt, CDMKey *k, MemoryContext mcxt);
 extern void cd_mkey_free(const CDKeyType *kt, CDMKey *k);
 
-/* A new Datum of the key's value (in CurrentMemoryContext for var keys). */
+/* A new Datum of the key's value (in CurrentMemoryContext). */
 extern Datum cd_mkey_output_datum(const CDKeyType *kt, const CDMKey *k);
 
 /* Order and equality: the type's btree order and "=". */
 static inline int
 cd_mkey_compare(const CDKeyType *kt, const CDMKey *a, const CDMKey *b)
 {
-	if (kt->width > 0)
-		return (a->u.fixed > b->u.fixed) - (a->u.fixed < b->u.fixed);
-	if (kt->encoding == CD_KEY_BYTES)
-		return cd_varkey_compare_bytes(a->bytes, a->len, b->bytes, b->len);
-	return ApplySortComparator(a->u.datum, false, b->u.datum, false,
+	return ApplySortComparator(a->datum, false, b->datum, false,
 							   (SortSupport) &kt->ssup);
 }
 
