@@ -9,6 +9,7 @@
 
 #include "miscadmin.h"
 #include "port/pg_bitutils.h"
+#include "port/pg_bswap.h"
 #include "utils/memutils.h"
 
 #include "keypack.h"
@@ -94,6 +95,38 @@ cd_pack_fixed(StringInfo buf, const CDSet *set, uint32 n)
 		b = bit_width(block_max_gap(set, start, m));
 		appendStringInfoCharMacro(buf, (char) b);
 		enlargeStringInfo(buf, (int) (((Size) (m - 1) * b + 7) / 8));
+		if (b <= 32)
+		{
+			/* fast path: whole 32-bit words of gaps at a time */
+			uint8	   *out = (uint8 *) buf->data + buf->len;
+
+			for (i = 1; i < m; i++)
+			{
+				uint64		k = cdset_get_key(set, start + i);
+
+				acc |= (k - prev - 1) << nacc;
+				prev = k;
+				nacc += b;
+				if (nacc >= 32)
+				{
+					out[0] = (uint8) acc;
+					out[1] = (uint8) (acc >> 8);
+					out[2] = (uint8) (acc >> 16);
+					out[3] = (uint8) (acc >> 24);
+					out += 4;
+					acc >>= 32;
+					nacc -= 32;
+				}
+			}
+			for (; nacc > 0; nacc -= 8)
+			{
+				*out++ = (uint8) acc;
+				acc >>= 8;
+			}
+			buf->len = (char *) out - buf->data;
+			buf->data[buf->len] = '\0';
+			continue;
+		}
 		for (i = 1; i < m; i++)
 		{
 			uint64		k = cdset_get_key(set, start + i);
@@ -164,7 +197,43 @@ cd_unpack_fixed(StringInfo buf, CDSet *set, uint32 n)
 				cd_invalid_state("The keys run past the end of the state.");
 		}
 		cdset_put_key(set, start, key);
-		for (i = 1; i < m; i++)
+		i = 1;
+		if (m > 1 && b > 0 && b <= 56 &&
+			(Size) (end - p) >= ((Size) (m - 1) * b + 7) / 8 + 8)
+		{
+			/*
+			 * fast path: each gap with one unaligned 8-byte load, from the
+			 * byte holding its first bit: it ends at most 7 bytes past the
+			 * last byte of the gaps, still inside the state (checked)
+			 */
+			uint64		mask = (UINT64CONST(1) << b) - 1;
+			Size		nbits = (Size) (m - 1) * b;
+			Size		bitpos = 0;
+
+			for (i = 1; i < m; i++, bitpos += b)
+			{
+				uint64		word;
+				uint64		v;
+
+				memcpy(&word, p + (bitpos >> 3), sizeof(word));
+#ifdef WORDS_BIGENDIAN
+				word = pg_bswap64(word);
+#endif
+				v = (word >> (bitpos & 7)) & mask;
+				/* key + v + 1 must stay a key of this width */
+				if (key == limit || v > limit - key - 1)
+					cd_invalid_state("A key is out of range.");
+				key += v + 1;
+				maxgap = Max(maxgap, v);
+				cdset_put_key(set, start + i, key);
+			}
+			p += (nbits + 7) / 8;
+			/* the padding bits of the last byte */
+			if (nbits % 8 != 0)
+				acc = p[-1] >> (nbits % 8);
+			i = m;
+		}
+		for (; i < m; i++)
 		{
 			uint64		v = 0;
 			int			got = 0;

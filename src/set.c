@@ -34,6 +34,8 @@
 #define CDSET_FIRST_ALLOC		64	/* bytes: a new group's one chunk */
 #define CDSET_GROW_BELOW_FREE	16	/* grow when free < nsorted / this */
 #define CDSET_GROW_STEP			8	/* ... to nsorted + nsorted / this */
+#define CDSET_SEEN_SHARE		8	/* CDSET_TAIL_SEEN after a tail with more
+										 * than 1/this of its keys present */
 
 /* The operations on sorted runs, specialized per key width. */
 #define CDS_KEY uint8
@@ -56,11 +58,12 @@ typedef struct CDRunOps
 {
 	size_t		(*unique) (void *dst, const void *src, size_t n);
 	size_t		(*remove_present) (const void *a, size_t na, void *b, size_t nb);
-	void		(*merge_into) (void *a, size_t na, const void *b, size_t nb);
+	size_t		(*merge_unique_into) (void *a, size_t na, const void *b, size_t nb);
 	bool		(*is_strictly_increasing) (const void *a, size_t n);
 } CDRunOps;
 
-#define CD_RUN_OPS(w) {cd_unique_##w, cd_remove_present_##w, cd_merge_into_##w, cd_is_strictly_increasing_##w}
+#define CD_RUN_OPS(w) {cd_unique_##w, cd_remove_present_##w, cd_merge_unique_into_##w, \
+		cd_is_strictly_increasing_##w}
 
 static const CDRunOps run_ops_u8 = CD_RUN_OPS(u8);
 static const CDRunOps run_ops_u16 = CD_RUN_OPS(u16);
@@ -217,9 +220,23 @@ cdset_compact(CDSet *set)
 	}
 	else
 	{
+		Size		nnew;
+
 		ntail = ops->unique(scratch, sorted, ntail);
-		ntail = ops->remove_present(keys, nsorted, scratch, ntail);
-		ops->merge_into(keys, nsorted, scratch, ntail);
+		if (set->flags & CDSET_TAIL_SEEN)
+		{
+			/* find the keys already present first: only new ones move */
+			nnew = ops->remove_present(keys, nsorted, scratch, ntail);
+			ops->merge_unique_into(keys, nsorted, scratch, nnew);
+		}
+		else
+			nnew = ops->merge_unique_into(keys, nsorted, scratch, ntail) -
+				nsorted;
+		if ((ntail - nnew) * CDSET_SEEN_SHARE > ntail)
+			set->flags |= CDSET_TAIL_SEEN;
+		else
+			set->flags &= ~CDSET_TAIL_SEEN;
+		ntail = nnew;
 	}
 
 	set->nsorted = set->nall = nsorted + ntail;
@@ -269,9 +286,7 @@ CDSet *
 cdset_union(CDSet *dst, CDSet *src, CDAlloc *alloc)
 {
 	const CDRunOps *ops = run_ops(dst->width);
-	Size		width = dst->width;
 	Size		n;
-	void	   *scratch;
 
 	Assert(dst->width == src->width);
 	if (dst->width == 0)
@@ -298,19 +313,10 @@ cdset_union(CDSet *dst, CDSet *src, CDAlloc *alloc)
 	if (n == 0)
 		return dst;
 
-	scratch = MemoryContextAllocExtended(CurrentMemoryContext,
-										 n * width, MCXT_ALLOC_HUGE);
-	memcpy(scratch, src->keys, n * width);
-	n = ops->remove_present(dst->keys, dst->nsorted, scratch, n);
-	if (n > 0)
-	{
-		if ((Size) dst->capacity - dst->nsorted < n)
-			dst = cdset_resize(dst, (Size) dst->nsorted + n, alloc);
-		ops->merge_into(dst->keys, dst->nsorted, scratch, n);
-		dst->nsorted += n;
-		dst->nall = dst->nsorted;
-	}
-	pfree(scratch);
+	if ((Size) dst->capacity - dst->nsorted < n)
+		dst = cdset_resize(dst, (Size) dst->nsorted + n, alloc);
+	dst->nsorted = dst->nall =
+		ops->merge_unique_into(dst->keys, dst->nsorted, src->keys, n);
 	return dst;
 }
 

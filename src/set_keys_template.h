@@ -103,35 +103,103 @@ CDS_NAME(remove_present) (const void *a_, size_t na, void *b_, size_t nb)
 }
 
 /*
- * Merge the sorted run b (no key of which is in a) into the sorted run a,
- * which has room for na + nb keys.  Works backwards, so no key of a is
- * overwritten before it is moved and no second array is needed; keys of a
- * below b[0] are not touched.
+ * Merge the sorted, distinct run b (nb keys) into the sorted, distinct run
+ * a, which has room for na + nb keys, dropping the keys of b that a already
+ * holds; returns the merged length.  No second array: one backward pass
+ * writes from the top of the room down, so no key of a is overwritten
+ * before it is moved.
+ *
+ * For each key y of b, the keys of a above it move up a window of
+ * CDS_MERGE_WINDOW keys at a time: the whole window is copied, and the
+ * count of its keys above y (branch-free) says how far the merge advanced;
+ * copying the window's other keys is harmless while the gap between the
+ * read and the write positions is at least a window (they land where later
+ * keys are written).  One mispredicted branch per key of b instead of one
+ * per key of a: a set of 10M int4 in one group spent 35% of its time here
+ * with the key-at-a-time loop.
+ *
+ * When keys were dropped, the merged part moves down over the gap they
+ * left (a memmove, much cheaper than a separate pass to find them first).
  */
-static void
-CDS_NAME(merge_into) (void *a_, size_t na, const void *b_, size_t nb)
+#define CDS_MERGE_WINDOW 8
+
+static size_t
+CDS_NAME(merge_unique_into) (void *a_, size_t na, const void *b_, size_t nb)
 {
 	CDS_KEY    *a = a_;
 	const CDS_KEY *b = b_;
-	size_t		i = na;
-	size_t		j = nb;
-	size_t		w = na + nb;
+	size_t		i = na;			/* a[0 .. i) not moved yet */
+	size_t		j = nb;			/* b[0 .. j) not merged yet */
+	size_t		w = na + nb;	/* a[w .. na + nb) written */
+	size_t		dropped;
+
+	if (nb >= na / 4)
+	{
+		/*
+		 * Runs of similar length interleave closely: a branch-free loop
+		 * (each step writes the larger key, and passes both when equal)
+		 * beats any branch on the comparison.
+		 */
+		while (i > 0 && j > 0)
+		{
+			size_t		stop = j > (1 << 20) ? j - (1 << 20) : 0;
+
+			while (i > 0 && j > stop)
+			{
+				CDS_KEY		x = a[i - 1];
+				CDS_KEY		y = b[j - 1];
+
+				a[--w] = x >= y ? x : y;
+				i -= (x >= y);
+				j -= (y >= x);
+			}
+			CHECK_FOR_INTERRUPTS();
+		}
+	}
 
 	while (j > 0)
 	{
-		/* check for interrupts once per million keys written */
-		size_t		stop = (w > (1 << 20)) ? w - (1 << 20) : 0;
+		CDS_KEY		y = b[j - 1];
+		size_t		lo;
 
-		while (j > 0 && w > stop)
+		while (i >= CDS_MERGE_WINDOW && w - i >= CDS_MERGE_WINDOW)
 		{
-			if (i > 0 && a[i - 1] > b[j - 1])
-				a[--w] = a[--i];
-			else
-				a[--w] = b[--j];
+			CDS_KEY		win[CDS_MERGE_WINDOW];
+			uint32		above = 0;
+			int			k;
+
+			memcpy(win, a + i - CDS_MERGE_WINDOW, sizeof(win));
+			for (k = 0; k < CDS_MERGE_WINDOW; k++)
+				above += (win[k] > y);
+			memcpy(a + w - CDS_MERGE_WINDOW, win, sizeof(win));
+			i -= above;
+			w -= above;
+			if (above < CDS_MERGE_WINDOW)
+				goto place;
 		}
-		CHECK_FOR_INTERRUPTS();
+		/* near the bottom of a, or a gap below a window: find, then move */
+		lo = i;
+		while (lo > 0 && a[lo - 1] > y)
+			lo--;
+		memmove(a + w - (i - lo), a + lo, (i - lo) * sizeof(CDS_KEY));
+		w -= i - lo;
+		i = lo;
+place:
+		if (i > 0 && a[i - 1] == y)
+			a[--w] = a[--i];	/* already present: y is dropped */
+		else
+			a[--w] = y;
+		j--;
+		if ((j & 0xFFFF) == 0)
+			CHECK_FOR_INTERRUPTS();
 	}
+	dropped = w - i;
+	if (dropped > 0)
+		memmove(a + i, a + w, (na + nb - w) * sizeof(CDS_KEY));
+	return na + nb - dropped;
 }
+
+#undef CDS_MERGE_WINDOW
 
 static bool
 CDS_NAME(is_strictly_increasing) (const void *a_, size_t n)

@@ -49,3 +49,34 @@ FROM (SELECT i % 100000 g, count_distinct(i % 3 + i % 100000) cd FROM generate_s
 FULL JOIN (SELECT i % 100000 g, count(DISTINCT i % 3 + i % 100000) nat FROM generate_series(1, 300000) i GROUP BY 1) b USING (g);
 
 DROP TABLE sizes;
+
+-- serialized states with every gap width: group k holds ~1000 int8 keys
+-- about 2^k apart (so packed blocks of k or k+1 bits each), k = 0..52;
+-- groups 53..62 a few keys 2^k apart and the int8 extremes (gaps of up to
+-- 64 bits); states pass between the workers and the leader
+CREATE TABLE gaps AS
+SELECT k, (j - 500) * (1::int8 << k) + j % 2 AS v
+FROM generate_series(0, 52) k, generate_series(1, 1000) j, generate_series(1, 3) r
+UNION ALL
+SELECT k, (j - 2) * (1::int8 << k)
+FROM generate_series(53, 61) k, generate_series(0, 4) j
+UNION ALL
+SELECT 62, v FROM unnest(ARRAY[-9223372036854775808, -4611686018427387904, 0,
+                               4611686018427387904, 9223372036854775807]::int8[]) v;
+ANALYZE gaps;
+SELECT count(*) AS groups,
+       count(*) FILTER (WHERE cd IS DISTINCT FROM nat OR ad IS DISTINCT FROM na) AS differ
+FROM (SELECT k, count_distinct(v) cd, array_agg_distinct(v) ad FROM gaps GROUP BY k) a
+FULL JOIN (SELECT k, count(DISTINCT v) nat, array_agg(DISTINCT v ORDER BY v) na FROM gaps GROUP BY k) b USING (k);
+-- and as int4 / int2 where they fit
+SELECT count(*) AS groups,
+       count(*) FILTER (WHERE cd IS DISTINCT FROM nat OR ad IS DISTINCT FROM na) AS differ
+FROM (SELECT k, count_distinct(v::int4) cd, array_agg_distinct(v::int4) ad FROM gaps WHERE k < 21 GROUP BY k) a
+FULL JOIN (SELECT k, count(DISTINCT v::int4) nat, array_agg(DISTINCT v::int4 ORDER BY v::int4) na FROM gaps WHERE k < 21 GROUP BY k) b USING (k);
+SELECT count(*) AS groups,
+       count(*) FILTER (WHERE cd IS DISTINCT FROM nat OR ad IS DISTINCT FROM na) AS differ
+FROM (SELECT k, count_distinct(v::int2) cd, array_agg_distinct(v::int2) ad FROM gaps WHERE k < 5 GROUP BY k) a
+FULL JOIN (SELECT k, count(DISTINCT v::int2) nat, array_agg(DISTINCT v::int2 ORDER BY v::int2) na FROM gaps WHERE k < 5 GROUP BY k) b USING (k);
+-- one group: three large states of interleaved keys merged by the leader
+SELECT (SELECT count_distinct(v) FROM gaps) AS cd, (SELECT count(DISTINCT v) FROM gaps) AS nat;
+DROP TABLE gaps;
