@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""count_distinct parallel, state-size and memory benchmark (stdlib only).
+"""count_distinct parallel, state-size and memory benchmark (stdlib only; charts need matplotlib).
 
 Run through `bash bench/run.sh --parallel`, which installs, builds, starts a
 throwaway cluster and exports PGHOST/PGPORT/PGUSER/PGDATABASE and
@@ -28,6 +28,11 @@ any server with the extension installed (`--server-log FILE` for part 2).
 
 Timing: server-side "Execution Time" of EXPLAIN (ANALYZE, TIMING OFF), median
 of --runs interleaved rounds (each round rotated).
+
+Output in --outdir: report.md, results.json, runs.csv and, with matplotlib,
+speedup.png, state_size.png, scale_series.png and transient_memory.png, drawn
+from results.json alone: `python3 bench/parallel.py --charts-only DIR` redraws
+them from DIR/results.json without a server.
 """
 
 import argparse
@@ -171,6 +176,195 @@ def serialized_sizes(pg, logfile, t, query):
                 workers=info["workers_launched"], plan=info["plan"])
 
 
+# ---------------------------------------------------------------- charts
+# Drawn from results.json alone (python3 bench/parallel.py --charts-only DIR);
+# matplotlib is optional: without it the charts are skipped.
+SPEEDUP_GOAL = 1.6       # 2 workers vs serial
+STATE_GOAL = 3.0         # raw / serialized, dense or clustered ints
+TRANSIENT_LINES = (1.10, 1.3)  # peak RssAnon / data
+
+SHAPE_LABELS = {"1g": "1 group", "100g": "100 groups", "10kg": "10k groups", "n10g_x10": "N/10 groups x 10"}
+
+
+def _caption(meta):
+    """One line on where the numbers come from, for the foot of every chart."""
+    m = meta.get("machine", {})
+    pg = " ".join(str(m.get("pg_version", "PostgreSQL ?")).split()[:2])
+    la = m.get("loadavg_start"), m.get("loadavg_end")
+    load = f", load {la[0][0]:.2f} -> {la[1][0]:.2f}" if la[0] and la[1] else ""
+    return (f"{pg}, {m.get('nproc', '?')} CPUs{load}; median of {meta.get('runs', '?')} runs; "
+            f"{meta.get('command', '')}")
+
+
+def _log_ticks(ax, lo, hi, cands=(0.1, 0.25, 0.5, 1, 1.5, 2, 3, 5, 10, 20, 50, 100, 200)):
+    from matplotlib.ticker import FormatStrFormatter, NullFormatter
+    ax.set_yscale("log")
+    ax.set_ylim(lo, hi)
+    ax.set_yticks([c for c in cands if lo <= c <= hi])
+    ax.yaxis.set_major_formatter(FormatStrFormatter("%g"))
+    ax.yaxis.set_minor_formatter(NullFormatter())
+
+
+def charts(res, outdir):
+    """PNG charts from a results.json dict; returns [(file, title)] of those written."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        log("matplotlib not available: no charts")
+        return []
+    import textwrap
+    meta = res.get("meta", {})
+    cap = _caption(meta)
+    made = []
+
+    def save(fig, fn, title):
+        fig.text(0.005, 0.005, cap, fontsize=7, color="dimgrey", ha="left", va="bottom")
+        fig.tight_layout(rect=(0, 0.03, 1, 1))
+        fig.savefig(os.path.join(outdir, fn), dpi=110)
+        plt.close(fig)
+        made.append((fn, title))
+
+    def label_bars(ax, bars, texts, fontsize=8):
+        for b, t in zip(bars, texts):
+            if t:
+                ax.annotate(t, (b.get_x() + b.get_width() / 2, b.get_height()), textcoords="offset points",
+                            xytext=(0, 2), ha="center", va="bottom", fontsize=fontsize,
+                            bbox=dict(boxstyle="square,pad=0.1", fc="white", ec="none", alpha=0.8))
+
+    # 1. parallel speedups per shape
+    par = res.get("parallel") or []
+    if par:
+        fig, ax = plt.subplots(figsize=(10, 5))
+        x = range(len(par))
+        series = [("speedup_forced", "count_distinct, 2 workers forced", "tab:blue"),
+                  ("speedup_default", "count_distinct, planner's default plan", "tab:orange"),
+                  ("floor_speedup_forced", "count(v) floor, 2 workers forced", "tab:grey")]
+        w = 0.8 / len(series)
+        for k, (key, lab, col) in enumerate(series):
+            v = [p.get(key) or 0 for p in par]
+            bars = ax.bar([i + (k - len(series) / 2 + 0.5) * w for i in x], v, w, label=lab, color=col)
+            texts = [f"{y:.2f}x" for y in v]
+            if key == "speedup_default":  # say which plan the planner chose
+                texts = [t + ("" if p.get("default_parallel") else "\nserial plan")
+                         for t, p in zip(texts, par)]
+            label_bars(ax, bars, texts, fontsize=7)
+        ax.axhline(SPEEDUP_GOAL, color="black", linestyle="--", linewidth=0.9,
+                   label=f"goal: {SPEEDUP_GOAL}x with 2 workers")
+        ax.axhline(1.0, color="black", linewidth=0.8, label="1.0x: as fast as serial")
+        ax.set_xticks(list(x))
+        ax.set_xticklabels([textwrap.fill(p.get("desc") or SHAPE_LABELS.get(p["shape"], p["shape"]), 28)
+                            for p in par], fontsize=8)
+        top = max([SPEEDUP_GOAL] + [p.get(k) or 0 for p in par for k, _, _ in series])
+        ax.set_ylim(0, top * 1.5)  # room for the legend above the goal line
+        ax.set_ylabel("speedup = serial time / parallel time (x)")
+        ax.set_title(f"Parallel speedup over serial, int4, {meta.get('rows', 0):,} rows "
+                     "(values hashint4(i))")
+        ax.legend(fontsize=8, loc="upper right")
+        save(fig, "speedup.png", "parallel speedup per shape")
+
+    # 2. serialized state size
+    ser = [r for r in res.get("serialized") or [] if r.get("ratio")]
+    if ser:
+        fig, ax = plt.subplots(figsize=(11, 5.5))
+        colors = {"int4": "tab:blue", "int8": "tab:cyan", "text": "tab:green"}
+        v = [r["ratio"] for r in ser]
+        bars = ax.bar(range(len(ser)), v, 0.6, color=[colors.get(r.get("type"), "tab:purple") for r in ser])
+        label_bars(ax, bars, [f"{y:.2f}x" for y in v])
+        ax.axhline(STATE_GOAL, color="black", linestyle="--", linewidth=0.9,
+                   label=f"goal: {STATE_GOAL:g}x for dense / clustered ints")
+        ax.axhline(1.0, color="black", linewidth=0.8, label="1x: serialized = raw")
+        for t in dict.fromkeys(r.get("type") for r in ser):  # legend entries for the bar colours
+            ax.bar([0], [0], color=colors.get(t, "tab:purple"), label=f"{t} keys")
+        ax.set_xticks(range(len(ser)))
+        ax.set_xticklabels([textwrap.fill(f"{r.get('desc', r['shape'])} ({r.get('type', '?')}, "
+                                          f"{r.get('states', 0):,} states)", 24) for r in ser], fontsize=7)
+        _log_ticks(ax, min(v + [1.0]) / 1.6, max(v + [STATE_GOAL]) * 2)
+        ax.set_ylabel("raw keys / serialized bytes (log scale; > 1 = smaller)")
+        ax.set_title("Serialized partial states (forced 2 workers): raw size over serialized size\n"
+                     "raw = keys x 4 for int4, keys x (4 + avg length) for text; "
+                     "the first four shapes hold hashint4(i) (spread, not dense)", fontsize=10)
+        ax.legend(fontsize=8, loc="upper left")
+        save(fig, "state_size.png", "serialized state size")
+
+    # 3. int8 scale series
+    sc = sorted(res.get("scale") or [], key=lambda r: r["rows"])
+    if sc:
+        fig, (a1, a2) = plt.subplots(1, 2, figsize=(11, 4.8))
+        xs = [r["rows"] for r in sc]
+        for key, lab, col in (("cd_ns_per_row", "count_distinct(v)", "tab:blue"),
+                              ("floor_ns_per_row", "count(v) floor", "tab:grey")):
+            ys = [r[key] for r in sc]
+            a1.plot(xs, ys, marker="o", color=col, label=lab)
+            for xx, yy in zip(xs, ys):
+                a1.annotate(f"{yy:.0f}", (xx, yy), textcoords="offset points", xytext=(0, 6),
+                            ha="center", fontsize=8)
+        a1.set_xscale("log")
+        a1.set_ylim(0, max(r["cd_ns_per_row"] for r in sc) * 1.25)
+        a1.set_xlabel("rows = distinct values (log scale)")
+        a1.set_ylabel("ns per row (serial execution time / rows)")
+        a1.set_title("Time per row", fontsize=10)
+        a1.legend(fontsize=8, loc="lower right")
+        ys = [r["cd_bytes_per_distinct"] for r in sc]
+        a2.plot(xs, ys, marker="o", color="tab:red", label="count_distinct(v): peak RssAnon / distinct")
+        for xx, yy in zip(xs, ys):
+            a2.annotate(f"{yy:.2f}", (xx, yy), textcoords="offset points", xytext=(0, 6), ha="center",
+                        fontsize=8)
+        a2.axhline(8, color="black", linestyle="--", linewidth=0.9, label="data: 8 bytes (int8)")
+        a2.set_xscale("log")
+        a2.set_ylim(0, max(ys + [8]) * 1.3)
+        a2.set_xlabel("rows = distinct values (log scale)")
+        a2.set_ylabel("bytes per distinct value")
+        a2.set_title("Transient memory per distinct value", fontsize=10)
+        a2.legend(fontsize=8, loc="lower right")
+        fig.suptitle("Scale series: one group of int8, all values distinct (serial)")
+        save(fig, "scale_series.png", "int8 scale series")
+
+    # 4. transient memory, one group
+    mem = res.get("memory") or []
+    if mem:
+        fig, ax = plt.subplots(figsize=(10, 5))
+        x = range(len(mem))
+        w = 0.38
+        v = [r["ratio"] for r in mem]
+        mx = [r["delta_kb_max"] * 1024 / r["data_bytes"] for r in mem]
+        bars = ax.bar([i - w / 2 for i in x], v, w, color="tab:red",
+                      label="backend peak RssAnon - before, median of runs (black: max of runs)")
+        ax.vlines([i - w / 2 for i in x], v, mx, color="black", linewidth=1)
+        ax.plot([i - w / 2 for i in x], mx, linestyle="", marker="_", markersize=14, color="black")
+        for b, y, m in zip(bars, v, mx):  # above the max mark
+            ax.annotate(f"{y:.2f}" + (f" (max {m:.2f})" if m - y >= 0.005 else ""),
+                        (b.get_x() + b.get_width() / 2, max(y, m)), textcoords="offset points",
+                        xytext=(0, 3), ha="center", va="bottom", fontsize=8,
+                        bbox=dict(boxstyle="square,pad=0.1", fc="white", ec="none", alpha=0.8))
+        ev = [r.get("explain_ratio") for r in mem]
+        bars = ax.bar([i + w / 2 for i in x], [e or 0 for e in ev], w, color="tab:olive",
+                      label="EXPLAIN Peak Memory Usage (HashAggregate only; -: not reported)")
+        label_bars(ax, bars, [f"{e:.2f}" if e else "-" for e in ev])
+        for y, ls in zip(TRANSIENT_LINES, ("--", ":")):
+            ax.axhline(y, color="black", linestyle=ls, linewidth=0.9, label=f"{y:.2f}x data")
+        ax.set_xticks(list(x))
+        ax.set_xticklabels([textwrap.fill(r["query"], 26) for r in mem], fontsize=8)
+        ax.set_ylim(0, max(v + mx + [max(TRANSIENT_LINES)]) * 1.5)
+        ax.set_ylabel("memory / distinct data bytes (x)")
+        d = mem[0].get("data_bytes")
+        ax.set_title("Transient memory, one group of int4 (serial)"
+                     + (f": over the distinct data, {d / 4:,.0f} x 4 = {d / 1e6:.1f} MB" if d else ""),
+                     fontsize=10)
+        ax.legend(fontsize=8, loc="upper right")
+        save(fig, "transient_memory.png", "transient memory")
+    for fn, _ in made:
+        log(f"chart {os.path.join(outdir, fn)}")
+    return made
+
+
+def charts_md(made):
+    if not made:
+        return []
+    return ["## Charts", ""] + [f"![{t}]({fn})" for fn, t in made] + [""]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -186,7 +380,15 @@ def main():
     ap.add_argument("--outdir", default=os.path.join(HERE, "results", "parallel"))
     ap.add_argument("--psql", default="psql")
     ap.add_argument("--command", default="bash bench/run.sh --parallel")
+    ap.add_argument("--charts-only", metavar="DIR",
+                    help="only draw the charts from DIR/results.json into DIR (needs matplotlib, no server)")
     a = ap.parse_args()
+    if a.charts_only:
+        with open(os.path.join(a.charts_only, "results.json")) as f:
+            made = charts(json.load(f), a.charts_only)
+        if made:
+            print("\n".join(charts_md(made)))
+        sys.exit(0 if made else 1)
     os.makedirs(a.outdir, exist_ok=True)
     t_start = time.time()
     pg = PG(a.psql)
@@ -439,6 +641,9 @@ def main():
                    f"{r['floor_ns_per_row']:.0f} | {r['cd_over_floor']:.2f} | {r['cd_peak_delta_kb']:,} | "
                    f"{r['cd_bytes_per_distinct']:.2f} (data: 8) | {r['floor_peak_delta_kb']:,} |")
     out.append("")
+    # the charts are drawn from results.json as written, as --charts-only does
+    with open(os.path.join(a.outdir, "results.json")) as f:
+        out += charts_md(charts(json.load(f), a.outdir))
     with open(os.path.join(a.outdir, "report.md"), "w") as f:
         f.write("\n".join(out))
     print("\n".join(out))

@@ -68,7 +68,7 @@ PGMAJOR=$("$PG_CONFIG" --version | sed -E 's/^PostgreSQL ([0-9]+).*/\1/')
 command -v make >/dev/null && command -v gcc >/dev/null || as_root_apt make gcc libc6-dev
 
 # ---- hll (optional approximate reference): Debian's postgresql-NN-hll
-# (bench.py only: --window and --parallel need neither hll nor matplotlib)
+# (bench.py only: --window and --parallel do not use it)
 if [ -z "$mode" ] && [ "$(id -u)" = 0 ] && ! dpkg -s "postgresql-$PGMAJOR-hll" >/dev/null 2>&1; then
     if [ -z "${_bench_apt_updated:-}" ]; then apt-get update -qq >/dev/null || true; _bench_apt_updated=1; fi
     if apt-cache policy "postgresql-$PGMAJOR-hll" 2>/dev/null | grep -q 'Candidate: [0-9]'; then
@@ -88,10 +88,11 @@ if [ -z "$mode" ] && [ ! -e "$PKGLIB/hll.so" ] && [ -e "$DEB_LIB/hll.so" ] && [ 
         || echo "bench: could not copy hll into $PKGLIB" >&2
 fi
 
-# ---- python + matplotlib (charts only; the benchmark itself is stdlib)
+# ---- python + matplotlib (charts of bench.py and parallel.py; the benchmarks
+# themselves are stdlib, --window draws no charts)
 PY=${PYTHON:-python3}
 command -v "$PY" >/dev/null || { as_root_apt python3; PY=python3; }
-if [ -z "$mode" ] && ! "$PY" -c 'import matplotlib' 2>/dev/null; then
+if [ "$mode" != --window ] && ! "$PY" -c 'import matplotlib' 2>/dev/null; then
     "$PY" -m pip install --quiet matplotlib >/dev/null 2>&1 \
         || "$PY" -m pip install --quiet --break-system-packages matplotlib >/dev/null 2>&1 \
         || { as_root_apt python3-matplotlib && PY=/usr/bin/python3; } \
