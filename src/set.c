@@ -34,6 +34,8 @@
 #define CDSET_FIRST_ALLOC		64	/* bytes: a new group's one chunk */
 #define CDSET_GROW_BELOW_FREE	16	/* grow when free < nsorted / this */
 #define CDSET_GROW_STEP			8	/* ... to nsorted + nsorted / this */
+#define CDSET_DEFER_TAIL		2	/* defer while tail < nsorted / this */
+#define CDSET_DEFER_BELOW		(1024 * 1024)	/* ... in sets below this */
 #define CDSET_SEEN_SHARE		8	/* CDSET_TAIL_SEEN after a tail with more
 										 * than 1/this of its keys present */
 
@@ -221,6 +223,7 @@ cdset_compact(CDSet *set)
 	else
 	{
 		Size		nnew;
+		Size		nappended = ntail;
 
 		ntail = ops->unique(scratch, sorted, ntail);
 		if (set->flags & CDSET_TAIL_SEEN)
@@ -236,6 +239,10 @@ cdset_compact(CDSet *set)
 			set->flags |= CDSET_TAIL_SEEN;
 		else
 			set->flags &= ~CDSET_TAIL_SEEN;
+		if ((nappended - nnew) * CDSET_SEEN_SHARE > nappended)
+			set->flags |= CDSET_TAIL_DUPS;
+		else
+			set->flags &= ~CDSET_TAIL_DUPS;
 		ntail = nnew;
 	}
 
@@ -245,27 +252,50 @@ cdset_compact(CDSet *set)
 		pfree(scratch);
 }
 
+/*
+ * May a full set grow before it compacts?  Only a set below 1 MB, while its
+ * last tail held few duplicates (so the deferred tail costs little room:
+ * at most one growth step of duplicates before a compaction sees them) and
+ * the tail is short next to the sorted prefix: the next compaction then
+ * merges the tail of several growth steps at once, so the sorted prefix
+ * moves less often.  Larger sets compact every time, which keeps the
+ * scratch space of sorting a tail within 1/8 of the set.
+ *
+ * Measured (PostgreSQL 15, 10M int4 rows, serial HashAggregate, median of
+ * 5): 10k groups x 1000 1583 -> 1350 ms, 100 groups x 100k 1242 -> 1116 ms,
+ * state size unchanged (the keys are distinct).
+ */
+static inline bool
+defer_compaction(const CDSet *set)
+{
+	return set->nsorted > 0 &&
+		!(set->flags & CDSET_TAIL_DUPS) &&
+		(Size) set->capacity * set->width < CDSET_DEFER_BELOW &&
+		(Size) (set->nall - set->nsorted) * CDSET_DEFER_TAIL < set->nsorted;
+}
+
 CDSet *
 cdset_make_room(CDSet *set, CDAlloc *alloc)
 {
-	Size		nsorted;
+	Size		nkeys;
 	Size		want;
 	bool		pow2;
 
-	cdset_compact(set);
-	nsorted = set->nsorted;
+	if (!defer_compaction(set))
+		cdset_compact(set);
+	nkeys = set->nall;
 	pow2 = !alloc->fine_grained &&
 		(CDSET_HEADER_SIZE + (Size) set->capacity * set->width <=
 		 CD_ALLOC_CHUNK_LIMIT);
 
-	want = Max(nsorted / (pow2 ? 4 : CDSET_GROW_BELOW_FREE), 1);
-	if (set->capacity - nsorted < want)
+	want = Max(nkeys / (pow2 ? 4 : CDSET_GROW_BELOW_FREE), 1);
+	if (set->capacity - nkeys < want)
 	{
-		Size		target = pow2 ? nsorted + want :
-			nsorted + Max(nsorted / CDSET_GROW_STEP, 8);
+		Size		target = pow2 ? nkeys + want :
+			nkeys + Max(nkeys / CDSET_GROW_STEP, 8);
 
 		/* at the limit, keep going while compaction still frees room */
-		if (target > cdset_max_keys(set->width) && set->capacity > nsorted)
+		if (target > cdset_max_keys(set->width) && set->capacity > nkeys)
 			return set;
 		set = cdset_resize(set, Max(target, (Size) set->capacity + 1), alloc);
 	}

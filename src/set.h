@@ -33,7 +33,7 @@ typedef struct CDSet
 	uint32		nsorted;		/* keys in the sorted, duplicate-free prefix */
 	uint32		capacity;		/* keys the array has room for */
 	uint8		width;			/* kt->width, kept here for the hot path */
-	uint8		flags;			/* CDSET_IN_SLOT, CDSET_TAIL_SEEN */
+	uint8		flags;			/* CDSET_IN_SLOT, CDSET_TAIL_* */
 	uint8		pad[2];
 	uint64		keys[FLEXIBLE_ARRAY_MEMBER];	/* capacity * width bytes */
 } CDSet;
@@ -47,6 +47,8 @@ typedef struct CDSet
  * prefix: the next one looks them up before merging (set.c)
  */
 #define CDSET_TAIL_SEEN		0x02
+/* the last compaction found many duplicates in the tail (set.c) */
+#define CDSET_TAIL_DUPS		0x04
 
 /* A new, empty set (a CDVarSet for variable-size keys). */
 extern CDSet *cdset_create(const CDKeyType *kt, CDAlloc *alloc);
