@@ -110,18 +110,20 @@ CDS_NAME(remove_present) (const void *a_, size_t na, void *b_, size_t nb)
  * before it is moved.
  *
  * For each key y of b, the keys of a above it move up a window of
- * CDS_MERGE_WINDOW keys at a time: the whole window is copied, and the
- * count of its keys above y (branch-free) says how far the merge advanced;
- * copying the window's other keys is harmless while the gap between the
- * read and the write positions is at least a window (they land where later
- * keys are written).  One mispredicted branch per key of b instead of one
- * per key of a: a set of 10M int4 in one group spent 35% of its time here
- * with the key-at-a-time loop.
+ * CDS_MERGE_WINDOW keys (a cache line) at a time: the whole window is
+ * copied, and the count of its keys above y (branch-free, vectorized) says
+ * how far the merge advanced; copying the window's other keys is harmless
+ * while the gap between the read and the write positions is at least a
+ * window (they land where later keys are written).  About one mispredicted
+ * branch per key of b instead of one per key of a.  Measured on one group
+ * of 10M distinct int4 (PostgreSQL 15, serial, median of 5-7): 35% of the
+ * time was the key-at-a-time loop; with windows of 8 keys the query took
+ * 690-703 ms, with 16 (a cache line of int4) 658-668 ms.
  *
  * When keys were dropped, the merged part moves down over the gap they
  * left (a memmove, much cheaper than a separate pass to find them first).
  */
-#define CDS_MERGE_WINDOW 8
+#define CDS_MERGE_WINDOW (64 / sizeof(CDS_KEY))
 
 static size_t
 CDS_NAME(merge_unique_into) (void *a_, size_t na, const void *b_, size_t nb)
