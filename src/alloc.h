@@ -84,6 +84,15 @@ extern void cd_alloc_init(CDAlloc *a, MemoryContext aggcontext, bool hash);
 
 extern void *cd_alloc_resize(CDAlloc *a, void *chunk, Size used, Size size);
 
+/*
+ * How both kinds of sets grow (set.c, varset.c; the policy and what it was
+ * measured on: alloc.c).  A full set has compacted (or deferred that),
+ * leaving used bytes of keys in room bytes; the key being added needs need
+ * bytes.  Returns the room to grow to (the caller rounds it up to its chunk
+ * sizes: to a power of two if pow2_chunks), or 0 to keep the chunk.
+ */
+extern Size cd_grow_target(Size used, Size room, Size need, bool pow2_chunks);
+
 /* A new CD_SLOT_SIZE-byte slot (MAXALIGNed, no chunk header). */
 extern void *cd_alloc_slot(CDAlloc *a);
 

@@ -4,19 +4,30 @@
  *	  The set of distinct keys: compaction, growth and union.
  *
  * Memory: the set is one chunk (header + key array) in the aggregate's
- * memory context; compaction borrows scratch space for the unsorted tail
- * only (the merge works in place), so the peak is the array plus the tail.
+ * memory context.  It grows by the policy shared with variable-size sets
+ * (cd_grow_target(), alloc.c): after growth its free room is at most 1/8 of
+ * its keys once they take 1 kB (below that, 1/4 of them or 32 bytes; in
+ * power-of-two chunks, up to 3/2 of them).  Compaction borrows scratch space
+ * for the unsorted tail only (the merge works in place), so the transient
+ * peak is the array plus the tail, which is at most the room that the
+ * previous compaction left: 1/8 of the sorted keys in a set of 1 kB or more
+ * outside power-of-two chunks.  Sets below 1 MB may grow before they compact
+ * (defer_compaction()), until the tail reaches half of the sorted keys:
+ * their tail, and the scratch, can reach about 2/3 of the sorted keys, but
+ * stays within about 1 MB.
  *
- * Growth policy.  Where the allocator has power-of-two size classes (plain
- * chunks, <= 8 kB) a small set takes those sizes, which the allocator would
- * round up to anyway.  Beyond that, and everywhere in the fine-grained
- * context of hash aggregation (alloc.h), it grows in finer steps: whenever
- * compaction leaves less free room than 1/16 of the distinct keys it holds,
- * it grows to 1/8 more than that.  Each compaction
- * moves at most the whole sorted prefix, and at least 1/16 of it has been
- * appended since the previous one, so appending costs at most about 16 key
- * moves per row, whatever the share of duplicates, while the array stays
- * within 1/8 of the distinct keys.
+ * Cost.  A compaction sorts the tail (the radix sort moves each tail key at
+ * most once per byte of its width) and merges it into the sorted prefix,
+ * moving at most every key of the prefix.  A compaction that does not grow
+ * the set leaves at least 1/16 of its keys free (1/4 in power-of-two
+ * chunks), so the next one comes at least that many rows later: at most 16
+ * prefix moves per row, whatever the share of duplicates; after growth, at
+ * most 8; while compaction is deferred it merges a tail of at least half the
+ * prefix: at most 2.  Small sets outside power-of-two chunks grow only when
+ * the next key does not fit, so one full of duplicates may compact every
+ * row: at most 1 kB of moves per row.  Growth copies the array unless the
+ * allocator extends it in place: with steps of 1/8, about 9 copies of each
+ * distinct key in all.
  *
  *-------------------------------------------------------------------------
  */
@@ -32,8 +43,6 @@
 #include "sort.h"
 
 #define CDSET_FIRST_ALLOC		64	/* bytes: a new group's one chunk */
-#define CDSET_GROW_BELOW_FREE	16	/* grow when free < nsorted / this */
-#define CDSET_GROW_STEP			8	/* ... to nsorted + nsorted / this */
 #define CDSET_DEFER_TAIL		2	/* defer while tail < nsorted / this */
 #define CDSET_DEFER_BELOW		(1024 * 1024)	/* ... in sets below this */
 #define CDSET_SEEN_SHARE		8	/* CDSET_TAIL_SEEN after a tail with more
@@ -277,27 +286,24 @@ defer_compaction(const CDSet *set)
 CDSet *
 cdset_make_room(CDSet *set, CDAlloc *alloc)
 {
-	Size		nkeys;
-	Size		want;
-	bool		pow2;
+	Size		width = set->width;
+	Size		room;
 
 	if (!defer_compaction(set))
 		cdset_compact(set);
-	nkeys = set->nall;
-	pow2 = !alloc->fine_grained &&
-		(CDSET_HEADER_SIZE + (Size) set->capacity * set->width <=
-		 CD_ALLOC_CHUNK_LIMIT);
-
-	want = Max(nkeys / (pow2 ? 4 : CDSET_GROW_BELOW_FREE), 1);
-	if (set->capacity - nkeys < want)
+	room = cd_grow_target((Size) set->nall * width,
+						  (Size) set->capacity * width, width,
+						  !alloc->fine_grained &&
+						  CDSET_HEADER_SIZE + (Size) set->capacity * width <=
+						  CD_ALLOC_CHUNK_LIMIT);
+	if (room > 0)
 	{
-		Size		target = pow2 ? nkeys + want :
-			nkeys + Max(nkeys / CDSET_GROW_STEP, 8);
+		Size		target = (room + width - 1) / width;
 
 		/* at the limit, keep going while compaction still frees room */
-		if (target > cdset_max_keys(set->width) && set->capacity > nkeys)
+		if (target > cdset_max_keys(width) && set->capacity > set->nall)
 			return set;
-		set = cdset_resize(set, Max(target, (Size) set->capacity + 1), alloc);
+		set = cdset_resize(set, target, alloc);
 	}
 	return set;
 }

@@ -1,7 +1,9 @@
 /*-------------------------------------------------------------------------
  *
  * sort.c
- *	  Sorting fixed-width keys, specialized per key width.
+ *	  Sorting what the sets hold (see sort.h): fixed-width keys by radix
+ *	  sort or quicksort, specialized per key width; variable-size keys and
+ *	  Datums by PostgreSQL's sort_template.h.
  *
  *-------------------------------------------------------------------------
  */

@@ -1,7 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * sort.h
- *	  Sorting fixed-width keys (unsigned integers of 1, 2, 4 or 8 bytes).
+ *	  Sorting what the sets hold (sort.c): fixed-width keys, variable-size
+ *	  keys through an index of items, and Datums.
  *
  *-------------------------------------------------------------------------
  */
@@ -10,6 +11,16 @@
 
 #include "postgres.h"
 
+#include "port/pg_bswap.h"
+#include "utils/sortsupport.h"
+
+#include "key.h"
+
+/* ----------------------------------------------------------------
+ *		Fixed-width keys (unsigned integers of 1, 2, 4 or 8 bytes)
+ * ----------------------------------------------------------------
+ */
+
 /*
  * Sort n keys of the given width (1, 2, 4 or 8 bytes) in ascending unsigned
  * order.  scratch must have room for n keys.  Returns where the sorted keys
@@ -17,13 +28,12 @@
  */
 extern void *cd_sort_keys(void *keys, void *scratch, size_t n, int width);
 
-
-
-/* Sorting variable-size keys (see varset.c). */
-#include "port/pg_bswap.h"
-#include "utils/sortsupport.h"
-
-#include "key.h"
+/* ----------------------------------------------------------------
+ *		Variable-size keys (varset.c, moving.c)
+ *
+ * The keys are sorted through an index of items, each pointing to its key.
+ * ----------------------------------------------------------------
+ */
 
 typedef struct CDVarItem
 {
@@ -48,6 +58,7 @@ cd_bytes_prefix(const char *key, Size len)
 	return pg_ntoh64(p);
 }
 
+/* Byte keys: by their prefixes (cd_bytes_prefix), then memcmp and length. */
 static inline int
 cd_compare_bytes_abbrev(const char *a, Size alen, uint64 aprefix,
 						const char *b, Size blen, uint64 bprefix)
@@ -57,12 +68,7 @@ cd_compare_bytes_abbrev(const char *a, Size alen, uint64 aprefix,
 	return cd_varkey_compare_bytes(a, alen, b, blen);
 }
 
-/* by bytes (memcmp, then length) */
-extern void cd_sort_varitems_bytes(CDVarItem *items, size_t n);
-/* by the type's comparator, on item->datum */
-extern void cd_sort_varitems_ssup(CDVarItem *items, size_t n, SortSupport ssup);
-
-/* by the type's abbreviated keys (item->prefix), then its full comparator */
+/* By the type's abbreviated keys (item->prefix), then its full comparator. */
 static inline int
 cd_compare_varitems_abbrev(const CDVarItem *a, const CDVarItem *b,
 						   SortSupport ssup_abbrev)
@@ -75,8 +81,23 @@ cd_compare_varitems_abbrev(const CDVarItem *a, const CDVarItem *b,
 	return ApplySortAbbrevFullComparator(a->datum, false, b->datum, false,
 										 ssup_abbrev);
 }
+
+/* by bytes (cd_compare_bytes_abbrev) */
+extern void cd_sort_varitems_bytes(CDVarItem *items, size_t n);
+
+/* by the type's comparator, on item->datum */
+extern void cd_sort_varitems_ssup(CDVarItem *items, size_t n, SortSupport ssup);
+
+/* by the type's abbreviated keys (cd_compare_varitems_abbrev) */
 extern void cd_sort_varitems_abbrev(CDVarItem *items, size_t n,
 									SortSupport ssup_abbrev);
-/* Datums by the type's comparator */
+
+/* ----------------------------------------------------------------
+ *		Datums (output of variable-size keys in the type's order)
+ * ----------------------------------------------------------------
+ */
+
+/* by the type's comparator */
 extern void cd_sort_datums(Datum *datums, size_t n, SortSupport ssup);
+
 #endif							/* CD_SORT_H */

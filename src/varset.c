@@ -3,21 +3,38 @@
  * varset.c
  *	  The set of distinct variable-size keys: compaction, growth, union.
  *
- * Compaction sorts the unsorted tail through an index of its entries,
- * drops duplicates, packs the new distinct entries into scratch space (the
- * size of the tail at most), moves the sorted prefix to the end of the
- * array and merges both into the front.  The write position never passes
- * the read position of the moved prefix, because the tail's bytes fit in
- * the room before it.  So the peak is the array plus the tail.
+ * Compaction sorts the unsorted tail through an index of its entries, drops
+ * duplicates, packs the new distinct entries into scratch space, moves the
+ * sorted prefix to the end of the array and merges both into the front.  The
+ * write position never passes the read position of the moved prefix, because
+ * the tail's bytes fit in the room before it.  The transient peak is the
+ * array plus the scratch: the tail's bytes, 32 bytes of index per tail entry
+ * and, for types compared by their comparator, aligned copies of the tail
+ * (its bytes again, plus up to 8 per entry).
  *
  * The header and the entries are one chunk, which grows by repalloc of the
- * whole.  Growth: power-of-two chunks while small in plain chunks (doubling);
- * beyond 8 kB, and in the fine-grained context of hash aggregation
- * (alloc.h), 1/4 more (at least the entry that did not fit) whenever
- * compaction frees too little: less than the entry for sets below 1 kB,
- * less than 1/8 of the used bytes above.  Small sets thus end within about
- * 1/4 of their entries, and groups that grow side by side free whole
- * blocks of the Generation context as they move out of them.
+ * whole, by the policy shared with fixed-width sets (cd_grow_target(),
+ * alloc.c): after growth its free room is at most 1/8 of its entries once
+ * they take 1 kB (below that, 1/4 of them, 32 bytes or the entry being
+ * added; in power-of-two chunks, up to 3/2 of them).  So the room that a
+ * compaction leaves, and the next tail, is at most 1/8 of the sorted entries
+ * in sets of 1 kB or more outside power-of-two chunks.  A full set whose last
+ * tail held few duplicates grows before it compacts while its tail is below
+ * 1/8 of the sorted entries (defer_compaction()): its tail then reaches a
+ * little over 1/4 of them.
+ *
+ * Cost.  A compaction copies the sorted prefix twice (to the end of the array
+ * and back, runs of it between two new entries in one memmove) and the
+ * tail's entries twice (packing, merge).  One that does not grow the set
+ * leaves at least 1/16 of the used bytes free, so the next one comes at
+ * least that many bytes later: at most 32 bytes of the prefix copied per
+ * byte added, whatever the share of duplicates; after growth, or with a
+ * deferred tail, at most 16.  Small sets (below 1 kB) outside power-of-two
+ * chunks grow only when the entry does not fit, so one full of duplicates
+ * may compact every row: at most 2 kB copied per row.  Growth copies the set
+ * unless the allocator extends it in place: with steps of 1/8, about 9
+ * copies of each distinct byte in all.  Groups that grow side by side free
+ * whole blocks of the Generation context as they move out of them.
  *
  *-------------------------------------------------------------------------
  */
@@ -31,14 +48,8 @@
 #include "sort.h"
 #include "varset.h"
 
-/*
- * A new group's one chunk, header included: room for a few short values.
- * Small sets in the fine-grained context grow by a quarter (at least the
- * entry that did not fit) whenever compaction frees less than the entry
- * needs; larger ones keep 1/8 of their used bytes free.
- */
+/* A new group's one chunk, header included: room for a few short values. */
 #define CDVAR_FIRST_ALLOC	64
-#define CDVAR_SMALL			1024	/* bytes of entries: a small set */
 
 /* The largest data[]: its size must fit in 48 bits and one allocation. */
 #define CDVAR_MAX_SIZE \
@@ -179,35 +190,41 @@ cdvar_resize(CDVarSet *set, Size datasize, CDAlloc *alloc)
 	return set;
 }
 
+#define CDVAR_DEFER_TAIL	8	/* defer while tail < sortedbytes / this */
+#define CDVAR_SEEN_SHARE	8	/* CDVAR_TAIL_DUPS after a tail with more
+								 * than 1/this of its entries present */
+
+/*
+ * May a full set grow before it compacts?  Only while its last tail held
+ * few duplicates (so the deferred tail costs little room) and the tail is
+ * below 1/8 of the sorted entries: the next compaction then merges about
+ * two growth steps' worth of entries at once, so the sorted prefix moves
+ * half as often, while the tail, and so the scratch of compacting it, stays
+ * within about 1/4 of the set.
+ */
+static inline bool
+defer_compaction(const CDVarSet *set)
+{
+	return set->nsorted > 0 &&
+		!(set->flags & CDVAR_TAIL_DUPS) &&
+		(set->used - set->sortedbytes) * CDVAR_DEFER_TAIL < set->sortedbytes;
+}
+
 /* Room for one more entry of need bytes (may move the set). */
 static CDVarSet *
 cdvar_make_room(CDVarSet *set, Size need, CDAlloc *alloc)
 {
 	Size		size;
-	Size		want;
-	Size		grow;
+	Size		room;
 
-	cdvar_compact(set);
+	if (!defer_compaction(set) || set->nall >= PG_UINT32_MAX - 1)
+		cdvar_compact(set);
 	size = cdvar_size(set);
-	if (!(set->flags & CDVAR_FINE_GRAINED) &&
-		CDVAR_HEADER_SIZE + size <= CD_ALLOC_CHUNK_LIMIT)
-	{
-		/* power-of-two chunks: double */
-		want = Max(need, set->used / 4);
-		grow = Max(need, CDVAR_HEADER_SIZE + size);
-	}
-	else if (set->used < CDVAR_SMALL)
-	{
-		want = need;
-		grow = Max(need, set->used / 4);
-	}
-	else
-	{
-		want = Max(need, set->used / 8);
-		grow = Max(need, set->used / 4);
-	}
-	if (size - set->used < want)
-		set = cdvar_resize(set, set->used + grow, alloc);
+	room = cd_grow_target(set->used, size, need,
+						  !(set->flags & CDVAR_FINE_GRAINED) &&
+						  CDVAR_HEADER_SIZE + size <= CD_ALLOC_CHUNK_LIMIT);
+	if (room > 0)
+		set = cdvar_resize(set, room, alloc);
 	if (set->nall >= PG_UINT32_MAX - 1)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
@@ -368,8 +385,10 @@ unique_tail(const CDKeyType *kt, CDVarItem *items, Size ntail, char *packed,
  * Merge the nuniq sorted, distinct items (none of them in the sorted part
  * twice) into the sorted part: the sorted part moves to the end of the
  * array, and both are merged into the front.  The write position never
- * passes the read position, because the items' bytes fit in the room
- * before it.  Equal keys are kept once (the sorted part's).
+ * passes the start of the sorted part's current entry, because the items'
+ * bytes fit in the room before the moved part.  Equal keys are kept once
+ * (the sorted part's).  The sorted part's entries between two items are
+ * copied as they are, in one memmove.
  */
 static void
 merge_tail(CDVarSet *set, CDVarItem *items, Size nuniq)
@@ -377,10 +396,13 @@ merge_tail(CDVarSet *set, CDVarItem *items, Size nuniq)
 	const CDKeyType *kt = set->kt;
 	Size		end = cdvar_size(set);
 	Size		next = end - set->sortedbytes;
+	Size		run = next;		/* sorted part's entries from here to cur:
+								 * not copied yet */
+	Size		curpos = next;	/* where cur starts */
 	Size		w = 0;
 	Size		s = 0;
 	Size		count = 0;
-	CDVarItem	cur;			/* the sorted part's current entry */
+	CDVarItem	cur = {0};		/* the sorted part's current entry */
 	bool		have_cur = false;
 	char	   *img = NULL;		/* its aligned image (comparator) */
 	Size		imgsize = 0;
@@ -393,8 +415,10 @@ merge_tail(CDVarSet *set, CDVarItem *items, Size nuniq)
 		if (!have_cur && next < end)
 		{
 			Size		len = 0;
-			const char *key = cdvar_entry(set->data, &next, &len);
+			const char *key;
 
+			curpos = next;
+			key = cdvar_entry(set->data, &next, &len);
 			if (kt->encoding != CD_KEY_BYTES && imgsize < Max(len, sizeof(Datum)))
 			{
 				if (img)
@@ -416,19 +440,26 @@ merge_tail(CDVarSet *set, CDVarItem *items, Size nuniq)
 
 		if (c <= 0)
 		{
-			emit(set->data, &w, cur.key, cur.len);
+			/* cur joins the run */
 			have_cur = false;
 			if (c == 0)
 				s++;
 		}
 		else
 		{
+			Size		upto = have_cur ? curpos : next;
+
+			memmove(set->data + w, set->data + run, upto - run);
+			w += upto - run;
+			run = upto;
 			emit(set->data, &w, items[s].key, items[s].len);
 			s++;
 		}
 		if ((++count & 0xFFFF) == 0)
 			CHECK_FOR_INTERRUPTS();
 	}
+	memmove(set->data + w, set->data + run, next - run);
+	w += next - run;
 	set->used = set->sortedbytes = w;
 	set->nall = set->nsorted = count;
 	if (img)
@@ -474,7 +505,15 @@ cdvar_compact(CDVarSet *set)
 		set->nall = set->nsorted = nuniq;
 	}
 	else
+	{
+		uint32		nsorted = set->nsorted;
+
 		merge_tail(set, items, nuniq);
+		if ((ntail - (set->nsorted - nsorted)) * CDVAR_SEEN_SHARE > ntail)
+			set->flags |= CDVAR_TAIL_DUPS;
+		else
+			set->flags &= ~CDVAR_TAIL_DUPS;
+	}
 
 	pfree(items);
 	pfree(packed);

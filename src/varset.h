@@ -48,6 +48,8 @@ typedef struct CDVarSet
 #define CDVAR_FINE_GRAINED	0x01
 /* created by cdvar_create_in(): growth while small updates the allocator */
 #define CDVAR_HINTED		0x02
+/* the last compaction found many duplicates in the tail (varset.c) */
+#define CDVAR_TAIL_DUPS		0x04
 
 /* Bytes allocated for data. */
 static inline Size
