@@ -44,6 +44,7 @@
 
 #define CDSET_FIRST_ALLOC		64	/* bytes: a new group's one chunk */
 #define CDSET_DEFER_TAIL		2	/* defer while tail < nsorted / this */
+#define CDSET_DEFER_PROBES		8	/* ... while none of 8 tail keys is sorted */
 #define CDSET_DEFER_BELOW		(1024 * 1024)	/* ... in sets below this */
 #define CDSET_SEEN_SHARE		8	/* CDSET_TAIL_SEEN after a tail with more
 										 * than 1/this of its keys present */
@@ -70,11 +71,13 @@ typedef struct CDRunOps
 	size_t		(*unique) (void *dst, const void *src, size_t n);
 	size_t		(*remove_present) (const void *a, size_t na, void *b, size_t nb);
 	size_t		(*merge_unique_into) (void *a, size_t na, const void *b, size_t nb);
+	bool		(*probe_present) (const void *a, size_t na, const void *b, size_t nb,
+								  int nprobe);
 	bool		(*is_strictly_increasing) (const void *a, size_t n);
 } CDRunOps;
 
 #define CD_RUN_OPS(w) {cd_unique_##w, cd_remove_present_##w, cd_merge_unique_into_##w, \
-		cd_is_strictly_increasing_##w}
+		cd_probe_present_##w, cd_is_strictly_increasing_##w}
 
 static const CDRunOps run_ops_u8 = CD_RUN_OPS(u8);
 static const CDRunOps run_ops_u16 = CD_RUN_OPS(u16);
@@ -263,16 +266,20 @@ cdset_compact(CDSet *set)
 
 /*
  * May a full set grow before it compacts?  Only a set below 1 MB, while its
- * last tail held few duplicates (so the deferred tail costs little room:
- * at most one growth step of duplicates before a compaction sees them) and
- * the tail is short next to the sorted prefix: the next compaction then
- * merges the tail of several growth steps at once, so the sorted prefix
- * moves less often.  Larger sets compact every time, which keeps the
- * scratch space of sorting a tail within 1/8 of the set.
+ * last tail held few duplicates, none of 8 keys spread over the current
+ * tail is in the sorted prefix (a binary search each: duplicates that
+ * start arriving, e.g. values that repeat after a run of new ones, stop the
+ * deferral at once instead of growing the set to hold them), and the tail
+ * is short next to the sorted prefix: the next compaction then merges the
+ * tail of several growth steps at once, so the sorted prefix moves less
+ * often.  Larger sets compact every time, which keeps the scratch space of
+ * sorting a tail within 1/8 of the set.
  *
  * Measured (PostgreSQL 15, 10M int4 rows, serial HashAggregate, median of
  * 5): 10k groups x 1000 1583 -> 1350 ms, 100 groups x 100k 1242 -> 1116 ms,
- * state size unchanged (the keys are distinct).
+ * state size unchanged (the keys are distinct).  Without the probes, 10k
+ * groups of 1000 rows holding 644 values that repeat after their first
+ * occurrences took 1.55x the data instead of 1.22x.
  */
 static inline bool
 defer_compaction(const CDSet *set)
@@ -280,7 +287,12 @@ defer_compaction(const CDSet *set)
 	return set->nsorted > 0 &&
 		!(set->flags & CDSET_TAIL_DUPS) &&
 		(Size) set->capacity * set->width < CDSET_DEFER_BELOW &&
-		(Size) (set->nall - set->nsorted) * CDSET_DEFER_TAIL < set->nsorted;
+		(Size) (set->nall - set->nsorted) * CDSET_DEFER_TAIL < set->nsorted &&
+		!run_ops(set->width)->probe_present(set->keys, set->nsorted,
+											(char *) set->keys +
+											(Size) set->nsorted * set->width,
+											set->nall - set->nsorted,
+											CDSET_DEFER_PROBES);
 }
 
 CDSet *

@@ -203,6 +203,29 @@ place:
 
 #undef CDS_MERGE_WINDOW
 
+/*
+ * Is any of up to nprobe keys, spread over the unsorted run b (nb keys,
+ * newest last), in the sorted run a?  A binary search each.
+ */
+static bool
+CDS_NAME(probe_present) (const void *a_, size_t na, const void *b_, size_t nb,
+						 int nprobe)
+{
+	const CDS_KEY *a = a_;
+	const CDS_KEY *b = b_;
+	size_t		p;
+
+	for (p = 0; p < (size_t) nprobe && p < nb; p++)
+	{
+		CDS_KEY		k = b[nb - 1 - p * nb / nprobe];
+		size_t		lo = CDS_NAME(lower_bound_from) (a, na, 0, k, false);
+
+		if (lo < na && a[lo] == k)
+			return true;
+	}
+	return false;
+}
+
 static bool
 CDS_NAME(is_strictly_increasing) (const void *a_, size_t n)
 {
