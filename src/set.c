@@ -5,7 +5,7 @@
  *
  * Memory: the set is one chunk (header + key array) in the aggregate's
  * memory context.  It grows by the policy shared with variable-size sets
- * (cd_grow_target(), alloc.c): after growth its free room is at most 1/8 of
+ * (cd_grow_target(), alloc.h): after growth its free room is at most 1/8 of
  * its keys once they take 1 kB (below that, 1/4 of them or 32 bytes; in
  * power-of-two chunks, up to 3/2 of them).  Compaction borrows scratch space
  * for the unsorted tail only (the merge works in place), so the transient

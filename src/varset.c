@@ -14,7 +14,7 @@
  *
  * The header and the entries are one chunk, which grows by repalloc of the
  * whole, by the policy shared with fixed-width sets (cd_grow_target(),
- * alloc.c): after growth its free room is at most 1/8 of its entries once
+ * alloc.h): after growth its free room is at most 1/8 of its entries once
  * they take 1 kB (below that, 1/4 of them, 32 bytes or the entry being
  * added; in power-of-two chunks, up to 3/2 of them).  So the room that a
  * compaction leaves, and the next tail, is at most 1/8 of the sorted entries
