@@ -7,24 +7,12 @@
  */
 #include "postgres.h"
 
-#include "nodes/execnodes.h"
 #include "utils/memutils.h"
 
 #include "alloc.h"
 #include "compat.h"
 
 #define CD_SLOT_BLOCK	(64 * 1024)
-
-bool
-cd_alloc_is_hash_context(FunctionCallInfo fcinfo, MemoryContext aggcontext)
-{
-	AggState   *aggstate;
-
-	aggstate = (fcinfo->context && IsA(fcinfo->context, AggState)) ?
-		(AggState *) fcinfo->context : NULL;
-	return aggstate != NULL && aggstate->hashcontext != NULL &&
-		aggcontext == aggstate->hashcontext->ecxt_per_tuple_memory;
-}
 
 void
 cd_alloc_init(CDAlloc *a, MemoryContext aggcontext, bool hash)

@@ -1,7 +1,9 @@
 /*-------------------------------------------------------------------------
  *
  * compat.h
- *	  The one place for differences between PostgreSQL major versions.
+ *	  Differences between PostgreSQL major versions (the version checks of
+ *	  key.c and serialize.c's fixed catalog OIDs aside), and the one place
+ *	  that reads executor internals.
  *
  *-------------------------------------------------------------------------
  */
@@ -53,10 +55,9 @@ cd_lc_collate_is_c(Oid collation)
 /*
  * A Generation context for sets (alloc.h): 14 takes one block size, 15+ a
  * range.  Blocks of at most 64 kB: chunks above 8 kB then get blocks of
- * their own, freed as soon as the set grows out of them.  With 1 MB blocks,
- * groups that arrive one after another (clustered input) left each group's
- * last chunk pinning a block full of its dead predecessors: 100 groups of
- * 2500 int8 took 9.5x the data, now 1.06x.
+ * their own, freed as soon as the set grows out of them.  With large blocks,
+ * groups that arrive one after another (clustered input) would leave each
+ * group's last chunk pinning a block full of its dead predecessors.
  */
 #if PG_VERSION_NUM >= 150000
 #define CD_GENERATION_CONTEXT_CREATE(parent, name) \
@@ -65,5 +66,42 @@ cd_lc_collate_is_c(Oid collation)
 #define CD_GENERATION_CONTEXT_CREATE(parent, name) \
 	GenerationContextCreate((parent), (name), 64 * 1024)
 #endif
+
+/*
+ * Executor internals.  Two questions have no answer in fmgr's interface:
+ *
+ * cd_agg_is_hash_context: is aggcontext (from AggCheckCallContext) the hash
+ * table's context of a hash aggregation?  Sets allocate differently there
+ * (alloc.h): all groups grow side by side, and spilling hash aggregation
+ * counts the memory of that context.  nodeAgg.c keeps it in
+ * AggState->hashcontext.
+ *
+ * cd_query_context: the executor's per-query context of the aggregate being
+ * called, which outlives every state of the query; key types live there
+ * (registry.h).  fn_mcxt is not enough: callers through a bare fmgr_info()
+ * (Citus) give a short-lived one.  NULL when not called by an Agg or
+ * WindowAgg node.
+ */
+#include "nodes/execnodes.h"
+
+static inline bool
+cd_agg_is_hash_context(FunctionCallInfo fcinfo, MemoryContext aggcontext)
+{
+	AggState   *aggstate;
+
+	aggstate = (fcinfo->context && IsA(fcinfo->context, AggState)) ?
+		(AggState *) fcinfo->context : NULL;
+	return aggstate != NULL && aggstate->hashcontext != NULL &&
+		aggcontext == aggstate->hashcontext->ecxt_per_tuple_memory;
+}
+
+static inline MemoryContext
+cd_query_context(FunctionCallInfo fcinfo)
+{
+	if (fcinfo->context != NULL &&
+		(IsA(fcinfo->context, AggState) || IsA(fcinfo->context, WindowAggState)))
+		return ((PlanState *) fcinfo->context)->state->es_query_cxt;
+	return NULL;
+}
 
 #endif							/* CD_COMPAT_H */

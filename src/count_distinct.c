@@ -1,10 +1,12 @@
 /*-------------------------------------------------------------------------
  *
  * count_distinct.c
- *	  The SQL-callable functions: argument handling only.
+ *	  The SQL-callable functions of the aggregates: their arguments (value
+ *	  types, implicit casts, states, memory contexts) and results.
  *
  * Values become keys (key.h), keys go into the set (set.h), and the set
- * becomes a count, an array or bytes (serialize.h).
+ * becomes a count, an array or bytes (set.h, serialize.h).  Window frames
+ * use the moving state instead (moving.h).
  *
  *-------------------------------------------------------------------------
  */
@@ -22,6 +24,7 @@
 
 #include "alloc.h"
 #include "compat.h"
+#include "errors.h"
 #include "key.h"
 #include "moving.h"
 #include "registry.h"
@@ -192,18 +195,18 @@ count_distinct_append(PG_FUNCTION_ARGS)
 	}
 
 	/* the contexts matter only for a new set or a full one (once a batch) */
-	if (set == NULL || cdset_needs_alloc(set))
+	if (set == NULL || cd_set_needs_alloc(set))
 	{
 		MemoryContext aggcontext = aggregate_context(fcinfo, "count_distinct_append");
 
 		alloc = cd_registry_alloc(fcinfo, aggcontext, &local);
 		if (set == NULL)
-			set = cdset_create(cd_registry_keytype(fcinfo, value_type(fcinfo, 1),
+			set = cd_set_create(cd_registry_keytype(fcinfo, value_type(fcinfo, 1),
 												   PG_GET_COLLATION()),
 							   alloc);
 	}
 
-	set = cdset_add_value(set, PG_GETARG_DATUM(1), alloc);
+	set = cd_set_add_value(set, PG_GETARG_DATUM(1), alloc);
 	PG_RETURN_POINTER(set);
 }
 
@@ -281,9 +284,9 @@ add_to_set(void *arg, Datum value)
 {
 	AddToSet   *a = (AddToSet *) arg;
 
-	if (a->alloc == NULL && cdset_needs_alloc(a->set))
+	if (a->alloc == NULL && cd_set_needs_alloc(a->set))
 		a->alloc = cd_registry_alloc(a->fcinfo, a->aggcontext, &a->local);
-	a->set = cdset_add_value(a->set, value, a->alloc);
+	a->set = cd_set_add_value(a->set, value, a->alloc);
 	return true;
 }
 
@@ -315,7 +318,7 @@ count_distinct_elements_append(PG_FUNCTION_ARGS)
 	if (a.set == NULL)
 	{
 		a.alloc = cd_registry_alloc(fcinfo, a.aggcontext, &a.local);
-		a.set = cdset_create(kt, a.alloc);
+		a.set = cd_set_create(kt, a.alloc);
 	}
 	(void) foreach_element(array, kt, add_to_set, &a);
 	PG_RETURN_POINTER(a.set);
@@ -343,10 +346,9 @@ count_distinct_combine(PG_FUNCTION_ARGS)
 		PG_RETURN_POINTER(set1);
 	}
 	if (set1 == NULL)
-		PG_RETURN_POINTER(cdset_copy(set2, alloc->mcxt));
+		PG_RETURN_POINTER(cd_set_copy(set2, alloc->mcxt));
 
-	cd_keytype_check_same(set1->kt, set2->kt);
-	PG_RETURN_POINTER(cdset_union(set1, set2, alloc));
+	PG_RETURN_POINTER(cd_set_merge(set1, set2, alloc));
 }
 
 /*
@@ -355,8 +357,11 @@ count_distinct_combine(PG_FUNCTION_ARGS)
 Datum
 count_distinct_serial(PG_FUNCTION_ARGS)
 {
+	CDSet	   *set;
+
 	(void) aggregate_context(fcinfo, "count_distinct_serial");
-	PG_RETURN_BYTEA_P(cd_serialize((CDSet *) PG_GETARG_POINTER(0)));
+	set = (CDSet *) PG_GETARG_POINTER(0);
+	PG_RETURN_BYTEA_P(cd_set_serialize(set, cd_registry_value_io(set->kt)));
 }
 
 /*
@@ -367,19 +372,26 @@ count_distinct_deserial(PG_FUNCTION_ARGS)
 {
 	bytea	   *bytes;
 	CDFnCache  *cache;
+	StringInfoData buf;
+	CDStateHeader h;
+	const CDKeyType *kt;
 
 	(void) aggregate_context(fcinfo, "count_distinct_deserial");
 	bytes = PG_GETARG_BYTEA_PP(0);
 	cache = fn_cache(fcinfo);
 	cache->refs.mcxt = fcinfo->flinfo->fn_mcxt;
-	PG_RETURN_POINTER(cd_deserialize(fcinfo, VARDATA_ANY(bytes),
-									 VARSIZE_ANY_EXHDR(bytes), &cache->refs));
+	cd_state_read_header(&buf, VARDATA_ANY(bytes), VARSIZE_ANY_EXHDR(bytes),
+						 &cache->refs, &h);
+	kt = cd_registry_keytype(fcinfo, h.typid, h.collation);
+	PG_RETURN_POINTER(cd_set_deserialize(&buf, &h, kt,
+										 cd_registry_value_io(kt)));
 }
 
 /*
  * count_distinct_final(state internal) -> bigint
  *
- * Compaction leaves the state equivalent and in place (FINALFUNC_MODIFY =
+ * Counting does not change the state; array_agg_distinct's final function
+ * compacts it, which leaves it equivalent and in place (FINALFUNC_MODIFY =
  * SHAREABLE: another final function may read it after).  Window frames
  * take the moving-aggregate functions below instead.
  */
@@ -392,7 +404,7 @@ count_distinct_final(PG_FUNCTION_ARGS)
 	set = state_arg(fcinfo, 0);
 	if (set == NULL)
 		PG_RETURN_INT64(0);
-	PG_RETURN_INT64((int64) cdset_count(set));
+	PG_RETURN_INT64((int64) cd_set_count(set));
 }
 
 /*
@@ -418,8 +430,7 @@ result_element_type(FunctionCallInfo fcinfo, const CDSet *set)
 	{
 		elemtype = get_element_type(getBaseType(rettype));
 		if (!OidIsValid(elemtype))
-			elog(ERROR, "array_agg_distinct: result type %s is not an array",
-				 format_type_be(rettype));
+			cd_error_not_an_array(rettype);
 	}
 
 	if (set == NULL)
@@ -430,7 +441,7 @@ result_element_type(FunctionCallInfo fcinfo, const CDSet *set)
 	if (elemtype != set->kt->typid && elemtype != set->kt->basetypid)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATATYPE_MISMATCH),
-				 errmsg("array_agg_distinct: values of type %s cannot form an array of %s",
+				 errmsg("values of type %s cannot form an array of type %s",
 						format_type_be(set->kt->typid), format_type_be(elemtype))));
 	return elemtype;
 }
@@ -462,7 +473,7 @@ array_agg_distinct_final(PG_FUNCTION_ARGS)
 		PG_RETURN_ARRAYTYPE_P(construct_empty_array(elemtype));
 
 	get_typlenbyvalalign(elemtype, &typlen, &typbyval, &typalign);
-	values = cdset_output_datums(set, &n);
+	values = cd_set_output_datums(set, &n);
 	PG_RETURN_ARRAYTYPE_P(construct_array(values, (int) n, elemtype,
 										  typlen, typbyval, typalign));
 }
@@ -670,7 +681,7 @@ result_array_type(FunctionCallInfo fcinfo, Oid basetypid, Oid typid)
 	if (OidIsValid(basetypid) && rettype != basetypid)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATATYPE_MISMATCH),
-				 errmsg("array_agg_distinct: values of type %s cannot form an array of type %s",
+				 errmsg("values of type %s cannot form an array of type %s",
 						format_type_be(typid), format_type_be(rettype))));
 	return rettype;
 }
@@ -718,12 +729,11 @@ array_agg_distinct_array_final(PG_FUNCTION_ARGS)
 		PG_RETURN_NULL();
 	elemtype = get_element_type(arraytype);
 	if (!OidIsValid(elemtype))
-		elog(ERROR, "array_agg_distinct: result type %s is not an array",
-			 format_type_be(arraytype));
+		cd_error_not_an_array(arraytype);
 	if (set == NULL)
 		PG_RETURN_ARRAYTYPE_P(construct_empty_array(elemtype));
 
-	values = cdset_output_datums(set, &n);
+	values = cd_set_output_datums(set, &n);
 	PG_RETURN_DATUM(stack_arrays(arraytype, elemtype, values, n));
 }
 
@@ -751,8 +761,7 @@ array_agg_distinct_array_moving_final(PG_FUNCTION_ARGS)
 		PG_RETURN_NULL();
 	elemtype = get_element_type(arraytype);
 	if (!OidIsValid(elemtype))
-		elog(ERROR, "array_agg_distinct: result type %s is not an array",
-			 format_type_be(arraytype));
+		cd_error_not_an_array(arraytype);
 	if (m == NULL || cdmov_count(m) == 0)
 		PG_RETURN_ARRAYTYPE_P(construct_empty_array(elemtype));
 

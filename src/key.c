@@ -1,7 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * key.c
- *	  Which types become which keys (one table), and decoding keys back.
+ *	  Which types become which keys (the tables fixed_key_rules and
+ *	  byte_codecs, and the rules of cd_keytype_init), and keys back to values.
  *
  *-------------------------------------------------------------------------
  */
@@ -25,8 +26,8 @@
 #include "utils/typcache.h"
 #include "utils/uuid.h"
 
+#include "errors.h"
 #include "key.h"
-#include "value_io.h"
 
 /*
  * The fixed-width key types.  Each entry's encoding makes unsigned key order
@@ -603,9 +604,6 @@ cd_keytype_init(CDKeyType *kt, Oid typid, Oid collation, MemoryContext mcxt)
 			kt->has_abbrev = (kt->ssup_abbrev.abbrev_converter != NULL);
 		}
 	}
-
-	if (kt->encoding == CD_KEY_COMPARATOR)
-		kt->vio = cd_value_io_create(mcxt);
 }
 
 bool
@@ -653,17 +651,10 @@ cd_key_decode(const CDKeyType *kt, uint64 key)
 					return Int64GetDatum((int64) (key ^ UINT64CONST(0x8000000000000000)));
 			}
 		case CD_KEY_UINT:
-			switch (kt->width)
-			{
-				case 1:
-					return CharGetDatum((char) (uint8) key);
-				case 2:
-					return Int16GetDatum((int16) (uint16) key);
-				case 4:
-					return UInt32GetDatum((uint32) key);
-				default:
-					return Int64GetDatum((int64) key);
-			}
+			/* "char" (1 byte) and oid (4 bytes) */
+			if (kt->width == 1)
+				return CharGetDatum((char) (uint8) key);
+			return UInt32GetDatum((uint32) key);
 		case CD_KEY_BOOL:
 			return BoolGetDatum(key != 0);
 		case CD_KEY_FLOAT:
@@ -691,7 +682,7 @@ cd_key_decode(const CDKeyType *kt, uint64 key)
 		case CD_KEY_COMPARATOR:
 			break;
 	}
-	elog(ERROR, "count_distinct: not a fixed-width key");
+	cd_error_bad_key("not a fixed-width key");
 	pg_unreachable();
 }
 
@@ -768,7 +759,7 @@ cd_varkey_output_datum(const CDKeyType *kt, const char *key, Size len)
 		Datum		value;
 
 		if (!kt->codec->decode(key, len, &value))
-			elog(ERROR, "count_distinct: invalid %s key",
+			elog(ERROR, "invalid %s key",
 				 format_type_be(kt->basetypid));
 		return value;
 	}
@@ -852,4 +843,30 @@ cd_varkey_is_valid(const CDKeyType *kt, const char *key, Size len)
 	if (kt->codec != NULL)
 		return codec_key_is_canonical(kt->codec, key, len);
 	return true;
+}
+
+int
+cd_varkey_compare(const CDKeyType *kt, const char *a, Size alen,
+				  const char *b, Size blen)
+{
+	Datum		da;
+	Datum		db;
+	char	   *ca;
+	char	   *cb;
+	int			c;
+
+	if (kt->encoding == CD_KEY_BYTES)
+		return cd_varkey_compare_bytes(a, alen, b, blen);
+
+	/* aligned copies (a rare path: validation) */
+	ca = palloc(Max(alen, sizeof(Datum)));
+	cb = palloc(Max(blen, sizeof(Datum)));
+	memcpy(ca, a, alen);
+	memcpy(cb, b, blen);
+	da = cd_varkey_image_datum(kt, ca);
+	db = cd_varkey_image_datum(kt, cb);
+	c = ApplySortComparator(da, false, db, false, (SortSupport) &kt->ssup);
+	pfree(ca);
+	pfree(cb);
+	return c;
 }

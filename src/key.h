@@ -70,8 +70,6 @@ typedef struct CDKeyType
 	 */
 	bool		has_abbrev;
 	SortSupportData ssup_abbrev;
-	/* CD_KEY_COMPARATOR: how values are serialized (value_io.h) */
-	struct CDValueIO *vio;
 } CDKeyType;
 
 /* Fill kt for values of type typid; ERROR if the type is not supported. */
@@ -103,17 +101,10 @@ cd_key_encode(const CDKeyType *kt, Datum value)
 					return (uint64) DatumGetInt64(value) ^ UINT64CONST(0x8000000000000000);
 			}
 		case CD_KEY_UINT:
-			switch (kt->width)
-			{
-				case 1:
-					return (uint8) DatumGetChar(value);
-				case 2:
-					return (uint16) DatumGetInt16(value);
-				case 4:
-					return DatumGetUInt32(value);
-				default:
-					return (uint64) DatumGetInt64(value);
-			}
+			/* "char" (1 byte) and oid (4 bytes) */
+			if (kt->width == 1)
+				return (uint8) DatumGetChar(value);
+			return DatumGetUInt32(value);
 		case CD_KEY_BOOL:
 			return DatumGetBool(value) ? 1 : 0;
 		case CD_KEY_FLOAT:
@@ -149,8 +140,48 @@ cd_key_encode(const CDKeyType *kt, Datum value)
 		case CD_KEY_COMPARATOR:
 			break;
 	}
-	elog(ERROR, "count_distinct: not a fixed-width key");
+	elog(ERROR, "unexpected key type: not a fixed-width key");
 	pg_unreachable();
+}
+
+/*
+ * Fixed-width keys stored at their width: the i-th key of an array of
+ * width-byte keys (the one place that switches on the width).
+ */
+static inline uint64
+cd_key_load(const void *keys, int width, Size i)
+{
+	switch (width)
+	{
+		case 1:
+			return ((const uint8 *) keys)[i];
+		case 2:
+			return ((const uint16 *) keys)[i];
+		case 4:
+			return ((const uint32 *) keys)[i];
+		default:
+			return ((const uint64 *) keys)[i];
+	}
+}
+
+static inline void
+cd_key_store(void *keys, int width, Size i, uint64 key)
+{
+	switch (width)
+	{
+		case 1:
+			((uint8 *) keys)[i] = (uint8) key;
+			break;
+		case 2:
+			((uint16 *) keys)[i] = (uint16) key;
+			break;
+		case 4:
+			((uint32 *) keys)[i] = (uint32) key;
+			break;
+		default:
+			((uint64 *) keys)[i] = key;
+			break;
+	}
 }
 
 /* The inverse of cd_key_encode (for -0.0 and NaN: the canonical value). */
@@ -190,6 +221,13 @@ cd_varkey_compare_bytes(const char *a, Size alen, const char *b, Size blen)
 		return c;
 	return (alen > blen) - (alen < blen);
 }
+
+/*
+ * Compare two variable-size keys of kt: by bytes, or by the type's
+ * comparator on aligned copies (a slow path, for validation).
+ */
+extern int	cd_varkey_compare(const CDKeyType *kt, const char *a, Size alen,
+							  const char *b, Size blen);
 
 /*
  * Is key (len bytes of a CD_KEY_BYTES key, from untrusted input) one that

@@ -10,6 +10,7 @@
 #include "utils/memutils.h"
 
 #include "compat.h"
+#include "errors.h"
 #include "key_moving.h"
 
 Size
@@ -18,9 +19,7 @@ cd_mkey_bytes_size(const CDKeyType *kt, Datum value, Datum *detoasted)
 	Size		len = cd_varkey_size(kt, value, detoasted);
 
 	if (len > MaxAllocSize)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("count_distinct: value too large")));
+		cd_error_value_too_large(len);
 	return len;
 }
 
@@ -39,9 +38,7 @@ cd_mkey_from_value(const CDKeyType *kt, Datum value, CDMKey *k)
 		value = PointerGetDatum(PG_DETOAST_DATUM(value));
 	k->len = cd_varkey_size(kt, value, &detoasted);
 	if (k->len > MaxAllocSize)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("count_distinct: value too large")));
+		cd_error_value_too_large(k->len);
 	k->datum = detoasted;
 	k->bytes = NULL;
 }

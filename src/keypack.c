@@ -12,8 +12,8 @@
 #include "port/pg_bswap.h"
 #include "utils/memutils.h"
 
+#include "errors.h"
 #include "keypack.h"
-#include "serialize.h"
 
 /* the largest key of a width */
 static inline uint64
@@ -31,15 +31,15 @@ bit_width(uint64 v)
 
 /* the largest gap (minus one) between consecutive keys of a block */
 static inline uint64
-block_max_gap(const CDSet *set, uint32 start, uint32 m)
+block_max_gap(const uint64 *keys, uint32 m)
 {
 	uint64		maxgap = 0;
-	uint64		prev = cdset_get_key(set, start);
+	uint64		prev = keys[0];
 	uint32		i;
 
 	for (i = 1; i < m; i++)
 	{
-		uint64		k = cdset_get_key(set, start + i);
+		uint64		k = keys[i];
 
 		maxgap = Max(maxgap, k - prev - 1);
 		prev = k;
@@ -48,19 +48,19 @@ block_max_gap(const CDSet *set, uint32 start, uint32 m)
 }
 
 Size
-cd_pack_fixed_size(const CDSet *set, uint32 n, Size limit)
+cd_pack_fixed_size(CDKeyReader *r, int width, Size limit)
 {
+	uint64		block[CD_PACK_BLOCK];
 	Size		size = 0;
-	uint32		start;
+	uint32		m;
+	uint32		nblocks = 0;
 
-	for (start = 0; start < n && size <= limit; start += CD_PACK_BLOCK)
+	while (size <= limit && (m = r->next_fixed(r, block, CD_PACK_BLOCK)) > 0)
 	{
-		uint32		m = Min(CD_PACK_BLOCK, n - start);
-
-		size += set->width;
+		size += width;
 		if (m > 1)
-			size += 1 + ((Size) (m - 1) * bit_width(block_max_gap(set, start, m)) + 7) / 8;
-		if ((start & 0xFFFFF) == 0)
+			size += 1 + ((Size) (m - 1) * bit_width(block_max_gap(block, m)) + 7) / 8;
+		if ((++nblocks & 0x1FFF) == 0)
 			CHECK_FOR_INTERRUPTS();
 	}
 	return size;
@@ -76,23 +76,24 @@ send_key(StringInfo buf, uint64 key, int width)
 }
 
 void
-cd_pack_fixed(StringInfo buf, const CDSet *set, uint32 n)
+cd_pack_fixed(StringInfo buf, CDKeyReader *r, int width)
 {
-	uint32		start;
+	uint64		block[CD_PACK_BLOCK];
+	uint32		m;
+	uint32		nblocks = 0;
 
-	for (start = 0; start < n; start += CD_PACK_BLOCK)
+	while ((m = r->next_fixed(r, block, CD_PACK_BLOCK)) > 0)
 	{
-		uint32		m = Min(CD_PACK_BLOCK, n - start);
-		uint64		prev = cdset_get_key(set, start);
+		uint64		prev = block[0];
 		int			b;
 		uint64		acc = 0;
 		int			nacc = 0;
 		uint32		i;
 
-		send_key(buf, prev, set->width);
+		send_key(buf, prev, width);
 		if (m == 1)
 			continue;
-		b = bit_width(block_max_gap(set, start, m));
+		b = bit_width(block_max_gap(block, m));
 		appendStringInfoCharMacro(buf, (char) b);
 		enlargeStringInfo(buf, (int) (((Size) (m - 1) * b + 7) / 8));
 		if (b <= 32)
@@ -102,7 +103,7 @@ cd_pack_fixed(StringInfo buf, const CDSet *set, uint32 n)
 
 			for (i = 1; i < m; i++)
 			{
-				uint64		k = cdset_get_key(set, start + i);
+				uint64		k = block[i];
 
 				acc |= (k - prev - 1) << nacc;
 				prev = k;
@@ -129,7 +130,7 @@ cd_pack_fixed(StringInfo buf, const CDSet *set, uint32 n)
 		}
 		for (i = 1; i < m; i++)
 		{
-			uint64		k = cdset_get_key(set, start + i);
+			uint64		k = block[i];
 			uint64		v = k - prev - 1;
 			int			left = b;
 
@@ -154,16 +155,16 @@ cd_pack_fixed(StringInfo buf, const CDSet *set, uint32 n)
 		if (nacc > 0)
 			buf->data[buf->len++] = (char) acc;
 		buf->data[buf->len] = '\0';
-		if ((start & 0xFFFF) == 0)
+		if ((++nblocks & 0x1FF) == 0)
 			CHECK_FOR_INTERRUPTS();
 	}
 }
 
 void
-cd_unpack_fixed(StringInfo buf, CDSet *set, uint32 n)
+cd_unpack_fixed(StringInfo buf, const CDKeyType *kt, uint32 n, CDKeyWriter *w)
 {
-	const CDKeyType *kt = set->kt;
-	int			width = set->width;
+	uint64		block[CD_PACK_BLOCK];
+	int			width = kt->width;
 	uint64		limit = max_key(width);
 	bool		check_canonical = (kt->encoding == CD_KEY_BOOL ||
 								   kt->encoding == CD_KEY_FLOAT);
@@ -172,7 +173,6 @@ cd_unpack_fixed(StringInfo buf, CDSet *set, uint32 n)
 	uint64		last = 0;
 	uint32		start;
 
-	Assert(set->capacity >= n && set->nall == 0);
 	for (start = 0; start < n; start += CD_PACK_BLOCK)
 	{
 		uint32		m = Min(CD_PACK_BLOCK, n - start);
@@ -196,7 +196,7 @@ cd_unpack_fixed(StringInfo buf, CDSet *set, uint32 n)
 			if (b > 64 || (Size) (end - p) < ((Size) (m - 1) * b + 7) / 8)
 				cd_invalid_state("The keys run past the end of the state.");
 		}
-		cdset_put_key(set, start, key);
+		block[0] = key;
 		i = 1;
 		if (m > 1 && b > 0 && b <= 56 &&
 			(Size) (end - p) >= ((Size) (m - 1) * b + 7) / 8 + 8)
@@ -225,7 +225,7 @@ cd_unpack_fixed(StringInfo buf, CDSet *set, uint32 n)
 					cd_invalid_state("A key is out of range.");
 				key += v + 1;
 				maxgap = Max(maxgap, v);
-				cdset_put_key(set, start + i, key);
+				block[i] = key;
 			}
 			p += (nbits + 7) / 8;
 			/* the padding bits of the last byte */
@@ -258,7 +258,7 @@ cd_unpack_fixed(StringInfo buf, CDSet *set, uint32 n)
 				cd_invalid_state("A key is out of range.");
 			key += v + 1;
 			maxgap = Max(maxgap, v);
-			cdset_put_key(set, start + i, key);
+			block[i] = key;
 		}
 		/* canonical: the fewest bits, and zero padding */
 		if (m > 1 && (bit_width(maxgap) != b || acc != 0))
@@ -268,18 +268,18 @@ cd_unpack_fixed(StringInfo buf, CDSet *set, uint32 n)
 		{
 			for (i = 0; i < m; i++)
 			{
-				uint64		k = cdset_get_key(set, start + i);
+				uint64		k = block[i];
 
 				/* only keys the encoding produces (no -0.0, one NaN, ...) */
 				if (cd_key_encode(kt, cd_key_decode(kt, k)) != k)
 					cd_invalid_state("A key is not in canonical form.");
 			}
 		}
+		w->put_fixed(w, block, m);
 		if ((start & 0xFFFF) == 0)
 			CHECK_FOR_INTERRUPTS();
 	}
 	buf->cursor = (const char *) p - buf->data;
-	set->nsorted = set->nall = n;
 }
 
 /* LEB128 */
@@ -344,16 +344,15 @@ common_prefix(const char *a, Size alen, const char *b, Size blen)
 }
 
 Size
-cd_pack_bytes_size(const CDVarSet *set)
+cd_pack_bytes_size(CDKeyReader *r)
 {
-	Size		pos = 0;
 	Size		len;
 	Size		prevlen = 0;
 	const char *prev = NULL;
 	const char *key;
 	Size		size = 0;
 
-	while ((key = cdvar_next(set, &pos, &len)) != NULL)
+	while ((key = r->next_bytes(r, &len)) != NULL)
 	{
 		Size		shared = prev ? common_prefix(prev, prevlen, key, len) : 0;
 
@@ -365,15 +364,14 @@ cd_pack_bytes_size(const CDVarSet *set)
 }
 
 void
-cd_pack_bytes(StringInfo buf, const CDVarSet *set)
+cd_pack_bytes(StringInfo buf, CDKeyReader *r)
 {
-	Size		pos = 0;
 	Size		len;
 	Size		prevlen = 0;
 	const char *prev = NULL;
 	const char *key;
 
-	while ((key = cdvar_next(set, &pos, &len)) != NULL)
+	while ((key = r->next_bytes(r, &len)) != NULL)
 	{
 		Size		shared = prev ? common_prefix(prev, prevlen, key, len) : 0;
 
@@ -385,8 +383,8 @@ cd_pack_bytes(StringInfo buf, const CDVarSet *set)
 	}
 }
 
-CDVarSet *
-cd_unpack_bytes(StringInfo buf, CDVarSet *set, uint32 n)
+void
+cd_unpack_bytes(StringInfo buf, const CDKeyType *kt, uint32 n, CDKeyWriter *w)
 {
 	StringInfoData key;			/* the current key, built on the last */
 	uint32		i;
@@ -420,15 +418,11 @@ cd_unpack_bytes(StringInfo buf, CDVarSet *set, uint32 n)
 			cd_invalid_state("A key is too long.");
 		key.len = (int) shared;
 		appendBinaryStringInfo(&key, bytes, (int) rest);
-		if (!cd_varkey_is_valid(set->kt, key.data, key.len))
+		if (!cd_varkey_is_valid(kt, key.data, key.len))
 			cd_invalid_state("A value is not valid for its type.");
-		set = cdvar_add_key(set, key.data, key.len, NULL);
-		/* all checked so far: sorted (so growing never compacts them) */
-		set->nsorted = set->nall;
-		set->sortedbytes = set->used;
+		w->put_bytes(w, key.data, key.len);
 		if ((i & 0xFFFF) == 0xFFFF)
 			CHECK_FOR_INTERRUPTS();
 	}
 	pfree(key.data);
-	return set;
 }

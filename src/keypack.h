@@ -1,8 +1,9 @@
 /*-------------------------------------------------------------------------
  *
  * keypack.h
- *	  Compact forms of a sorted, duplicate-free run of keys, for serialized
- *	  states (serialize.c).
+ *	  Compact forms of a sorted, duplicate-free stream of keys (keystream.h),
+ *	  for serialized states (serialize.c) and anything else that stores
+ *	  keys.
  *
  * Fixed-width keys: blocks of up to CD_PACK_BLOCK keys, each the block's
  * first key in full (big-endian), then, if the block has more keys, one
@@ -29,27 +30,30 @@
 
 #include "lib/stringinfo.h"
 
-#include "set.h"
+#include "key.h"
+#include "keystream.h"
 
-#define CD_PACK_BLOCK	128
-
-/*
- * Bytes that cd_pack_fixed / cd_pack_bytes will write for the first n keys
- * (cd_pack_fixed_size stops counting once past limit).
- */
-extern Size cd_pack_fixed_size(const CDSet *set, uint32 n, Size limit);
-extern Size cd_pack_bytes_size(const CDVarSet *set);
-
-/* Append the packed keys of set (compacted, n = its keys) to buf. */
-extern void cd_pack_fixed(StringInfo buf, const CDSet *set, uint32 n);
-extern void cd_pack_bytes(StringInfo buf, const CDVarSet *set);
+#define CD_PACK_BLOCK	CD_KEY_BATCH
 
 /*
- * Decode n packed keys from buf into set (empty, room for n fixed-width
- * keys; a CDVarSet grows as needed, so use the set cd_unpack_bytes
- * returns); ERROR on anything that is not exactly what the encoder writes.
+ * Bytes that cd_pack_fixed / cd_pack_bytes will write for the keys of r
+ * (cd_pack_fixed_size stops counting once past limit).  Both read r to its
+ * end.
  */
-extern void cd_unpack_fixed(StringInfo buf, CDSet *set, uint32 n);
-extern CDVarSet *cd_unpack_bytes(StringInfo buf, CDVarSet *set, uint32 n);
+extern Size cd_pack_fixed_size(CDKeyReader *r, int width, Size limit);
+extern Size cd_pack_bytes_size(CDKeyReader *r);
+
+/* Append the packed keys of r (strictly increasing) to buf. */
+extern void cd_pack_fixed(StringInfo buf, CDKeyReader *r, int width);
+extern void cd_pack_bytes(StringInfo buf, CDKeyReader *r);
+
+/*
+ * Decode n packed keys of kt from buf into w; ERROR (invalid state) on
+ * anything that is not exactly what the encoder writes.
+ */
+extern void cd_unpack_fixed(StringInfo buf, const CDKeyType *kt, uint32 n,
+							CDKeyWriter *w);
+extern void cd_unpack_bytes(StringInfo buf, const CDKeyType *kt, uint32 n,
+							CDKeyWriter *w);
 
 #endif							/* CD_KEYPACK_H */

@@ -43,6 +43,7 @@
 #include "utils/memutils.h"
 
 #include "compat.h"
+#include "errors.h"
 #include "key_moving.h"
 #include "moving.h"
 #include "sort.h"
@@ -154,7 +155,7 @@ cdmov_bytes_grow(struct cdmov_bytes_hash *tb)
 	if (oldsize >= (UINT64CONST(1) << 32))
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("count_distinct: too many distinct values in a window frame")));
+				 errmsg("too many distinct values in a window frame")));
 	tb->size *= 2;
 	tb->mask = tb->size - 1;
 	tb->data = MemoryContextAllocExtended(tb->ctx,
@@ -291,7 +292,7 @@ cdmov_count_overflow(void)
 {
 	ereport(ERROR,
 			(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-			 errmsg("count_distinct: more than %u rows with one value in a window frame",
+			 errmsg("more than %u rows with one value in a window frame",
 					PG_UINT32_MAX)));
 }
 
@@ -497,7 +498,7 @@ cdmov_set_keytype(CDMoving *m, const CDKeyType *kt)
 				break;
 			}
 		case CD_MOVING_NONE:
-			elog(ERROR, "count_distinct: no key type for a moving state");
+			elog(ERROR, "moving state has no key type");
 	}
 }
 
@@ -564,7 +565,7 @@ cdmov_add(CDMoving *m, Datum value)
 		case CD_MOVING_NONE:
 			break;
 	}
-	elog(ERROR, "count_distinct: no key type for a moving state");
+	elog(ERROR, "moving state has no key type");
 }
 
 bool
@@ -659,21 +660,7 @@ cdmov_output_fixed(CDMoving *m, Datum *values, uint32 n)
 	cdmov_fixed_start_iterate(m->fixed, &iter);
 	while ((e = cdmov_fixed_iterate(m->fixed, &iter)) != NULL)
 	{
-		switch (width)
-		{
-			case 1:
-				((uint8 *) keys)[i] = (uint8) e->key;
-				break;
-			case 2:
-				((uint16 *) keys)[i] = (uint16) e->key;
-				break;
-			case 4:
-				((uint32 *) keys)[i] = (uint32) e->key;
-				break;
-			default:
-				((uint64 *) keys)[i] = e->key;
-				break;
-		}
+		cd_key_store(keys, width, i, e->key);
 		i++;
 		if ((i & 0xFFFF) == 0)
 			CHECK_FOR_INTERRUPTS();
@@ -681,26 +668,7 @@ cdmov_output_fixed(CDMoving *m, Datum *values, uint32 n)
 	Assert(i == n);
 	sorted = cd_sort_keys(keys, scratch, n, width);
 	for (i = 0; i < n; i++)
-	{
-		uint64		key;
-
-		switch (width)
-		{
-			case 1:
-				key = ((uint8 *) sorted)[i];
-				break;
-			case 2:
-				key = ((uint16 *) sorted)[i];
-				break;
-			case 4:
-				key = ((uint32 *) sorted)[i];
-				break;
-			default:
-				key = ((uint64 *) sorted)[i];
-				break;
-		}
-		values[i] = cd_key_decode(kt, key);
-	}
+		values[i] = cd_key_decode(kt, cd_key_load(sorted, width, i));
 	pfree(keys);
 	pfree(scratch);
 }
@@ -782,11 +750,8 @@ cdmov_output_datums(CDMoving *m, uint32 *n)
 {
 	Datum	   *values;
 
-	if (m->ndistinct > (uint64) (MaxAllocHugeSize / sizeof(Datum)) ||
-		m->ndistinct > PG_UINT32_MAX)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("count_distinct: too many distinct values for an array")));
+	if (m->ndistinct > (uint64) MaxArraySize)
+		cd_error_array_too_large(m->ndistinct);
 	*n = (uint32) m->ndistinct;
 	values = palloc_extended(Max(m->ndistinct, 1) * sizeof(Datum),
 							 MCXT_ALLOC_HUGE);

@@ -13,10 +13,11 @@
  */
 #include "postgres.h"
 
-#include "nodes/execnodes.h"
+#include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 
+#include "compat.h"
 #include "registry.h"
 
 typedef struct KeyTypeEntry
@@ -26,6 +27,7 @@ typedef struct KeyTypeEntry
 	Oid			typid;
 	Oid			collation;		/* the input collation, as passed */
 	CDKeyType	kt;
+	CDValueIO  *vio;			/* created at the first need */
 } KeyTypeEntry;
 
 typedef struct AllocEntry
@@ -73,13 +75,13 @@ forget_alloc(void *arg)
 static MemoryContext
 query_context(FunctionCallInfo fcinfo)
 {
-	if (fcinfo->context != NULL &&
-		(IsA(fcinfo->context, AggState) || IsA(fcinfo->context, WindowAggState)))
-		return ((PlanState *) fcinfo->context)->state->es_query_cxt;
-	ereport(ERROR,
-			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-			 errmsg("count_distinct support functions can only be called as part of an aggregate")));
-	pg_unreachable();
+	MemoryContext querycxt = cd_query_context(fcinfo);
+
+	if (querycxt == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("count_distinct support functions can only be called as part of an aggregate")));
+	return querycxt;
 }
 
 const CDKeyType *
@@ -129,7 +131,7 @@ cd_registry_alloc(FunctionCallInfo fcinfo, MemoryContext aggcontext,
 		if (e->alloc.aggcontext == aggcontext)
 			return &e->alloc;
 	}
-	if (!cd_alloc_is_hash_context(fcinfo, aggcontext))
+	if (!cd_agg_is_hash_context(fcinfo, aggcontext))
 	{
 		cd_alloc_init(local, aggcontext, false);
 		return local;
@@ -144,4 +146,24 @@ cd_registry_alloc(FunctionCallInfo fcinfo, MemoryContext aggcontext,
 	e->next = allocs;
 	allocs = e;
 	return &e->alloc;
+}
+
+CDValueIO *
+cd_registry_value_io(const CDKeyType *kt)
+{
+	KeyTypeEntry *e;
+
+	if (kt->encoding != CD_KEY_COMPARATOR)
+		return NULL;
+	for (e = keytypes; e != NULL; e = e->next)
+	{
+		if (&e->kt == kt)
+		{
+			if (e->vio == NULL)
+				e->vio = cd_value_io_create(e->querycxt);
+			return e->vio;
+		}
+	}
+	elog(ERROR, "key type of type %s is not registered", format_type_be(kt->typid));
+	pg_unreachable();
 }

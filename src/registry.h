@@ -1,8 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * registry.h
- *	  What states point to, kept where it outlives them: key types per
- *	  query, allocators per aggregate context.
+ *	  What states point to, kept where it outlives them: key types (and
+ *	  their value I/O caches) per query, allocators per aggregate context.
  *
  * A state (set.h) points to its key type, and under hash aggregation it
  * lives in an allocator's memory.  Neither may depend on what the caller
@@ -25,6 +25,7 @@
 
 #include "alloc.h"
 #include "key.h"
+#include "value_io.h"
 
 /*
  * The key type of values of typid under collation, for the query fcinfo's
@@ -40,5 +41,12 @@ extern const CDKeyType *cd_registry_keytype(FunctionCallInfo fcinfo,
  */
 extern CDAlloc *cd_registry_alloc(FunctionCallInfo fcinfo,
 								  MemoryContext aggcontext, CDAlloc *local);
+
+/*
+ * The value I/O cache for serializing values of kt, a registered key type
+ * (NULL unless its keys are values: CD_KEY_COMPARATOR).  Lives as long as
+ * kt.
+ */
+extern CDValueIO *cd_registry_value_io(const CDKeyType *kt);
 
 #endif							/* CD_REGISTRY_H */

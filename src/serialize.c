@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * serialize.c
- *	  The serialized form of a set.
+ *	  The serialized form of a set's keys (see serialize.h).
  *
  * Format (version 2), all integers in network byte order:
  *
@@ -42,16 +42,13 @@
  */
 #include "postgres.h"
 
-#include "catalog/pg_type.h"
 #include "libpq/pqformat.h"
 #include "miscadmin.h"
-#include "port/pg_bswap.h"
 #include "utils/memutils.h"
 
+#include "errors.h"
 #include "keypack.h"
-#include "registry.h"
 #include "serialize.h"
-#include "value_io.h"
 
 #define CD_SERIAL_VERSION		2
 
@@ -72,171 +69,80 @@ too_large(uint32 n, Size size)
 typedef struct SendArgs
 {
 	StringInfo	buf;
-	CDVarSet   *set;
-	uint32		n;
+	const CDKeyType *kt;
+	CDValueIO  *vio;
+	CDKeyReader *r;
 } SendArgs;
 
+/* Comparator keys: each value through value_io. */
 static void
-send_var_keys(void *arg)
+send_values(void *arg)
 {
 	SendArgs   *a = (SendArgs *) arg;
-	const CDKeyType *kt = a->set->kt;
+	const CDKeyType *kt = a->kt;
 	StringInfo	buf = a->buf;
-	Size		pos = 0;
 	Size		len;
 	const char *key;
 
-	while ((key = cdvar_next(a->set, &pos, &len)) != NULL)
+	while ((key = a->r->next_bytes(a->r, &len)) != NULL)
 	{
-		{
-			Datum		value = cd_varkey_output_datum(kt, key, len);
+		Datum		value = cd_varkey_output_datum(kt, key, len);
 
-			cd_value_send(buf, kt->vio, kt->typid, value);
-			cd_varkey_free_output_datum(kt, value);
-			/* keep below the limit that StringInfo would hit later */
-			if ((Size) buf->len > CD_SERIAL_MAX_SIZE / 2)
-			{
-				if ((Size) buf->len + 4 + len > CD_SERIAL_MAX_SIZE)
-					too_large(a->n, (Size) buf->len + 4 + len);
-			}
-		}
+		cd_value_send(buf, a->vio, kt->typid, value);
+		cd_varkey_free_output_datum(kt, value);
+		/* keep below the limit that StringInfo would hit later */
+		if ((Size) buf->len > CD_SERIAL_MAX_SIZE / 2 &&
+			(Size) buf->len + 4 + len > CD_SERIAL_MAX_SIZE)
+			too_large(a->r->count, (Size) buf->len + 4 + len);
 	}
 }
 
 bytea *
-cd_serialize(CDSet *set)
+cd_state_write(const CDKeyType *kt, CDValueIO *vio, CDKeyReader *r)
 {
 	StringInfoData buf;
-	uint32		n = cdset_count(set);
+	uint32		n = r->count;
 	Size		keybytes;
 
 	/* the size of the keys, when known up front: refuse before allocating */
-	if (set->width > 0)
-		keybytes = cd_pack_fixed_size(set, n, CD_SERIAL_MAX_SIZE);
-	else if (set->kt->encoding == CD_KEY_BYTES)
-		keybytes = cd_pack_bytes_size((CDVarSet *) set);
+	if (kt->width > 0)
+		keybytes = cd_pack_fixed_size(r, kt->width, CD_SERIAL_MAX_SIZE);
+	else if (kt->encoding == CD_KEY_BYTES)
+		keybytes = cd_pack_bytes_size(r);
 	else
 		keybytes = (Size) n * 4;	/* at least each value's length */
+	r->pos = 0;
 	if (keybytes > CD_SERIAL_MAX_SIZE - 4 * NAMEDATALEN - 8)
 		too_large(n, keybytes);
 
 	pq_begintypsend(&buf);
 	pq_sendint8(&buf, CD_SERIAL_VERSION);
-	pq_sendint8(&buf, (uint8) set->kt->encoding);
-	pq_sendint8(&buf, set->width);
+	pq_sendint8(&buf, (uint8) kt->encoding);
+	pq_sendint8(&buf, kt->width);
 	pq_sendint8(&buf, 0);
-	cd_send_type_ref(&buf, set->kt->typid);
-	cd_send_collation_ref(&buf, set->kt->collation);
+	cd_send_type_ref(&buf, kt->typid);
+	cd_send_collation_ref(&buf, kt->collation);
 	pq_sendint32(&buf, n);
 
-	if (set->width > 0)
+	if (kt->width > 0)
 	{
 		enlargeStringInfo(&buf, (int) keybytes);
-		cd_pack_fixed(&buf, set, n);
+		cd_pack_fixed(&buf, r, kt->width);
 	}
-	else if (set->kt->encoding == CD_KEY_BYTES)
+	else if (kt->encoding == CD_KEY_BYTES)
 	{
 		enlargeStringInfo(&buf, (int) keybytes);
-		cd_pack_bytes(&buf, (CDVarSet *) set);
+		cd_pack_bytes(&buf, r);
 	}
 	else
 	{
-		SendArgs	args = {&buf, (CDVarSet *) set, n};
+		SendArgs	args = {&buf, kt, vio, r};
 
-		cd_with_database_encoding(send_var_keys, &args);
+		cd_with_database_encoding(send_values, &args);
 	}
 	elog(DEBUG2, "count_distinct: %u keys of %d bytes serialized into %d bytes",
-		 n, set->width, buf.len);
+		 n, kt->width, buf.len);
 	return pq_endtypsend(&buf);
-}
-
-void
-cd_invalid_state(const char *detail)
-{
-	ereport(ERROR,
-			(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
-			 errmsg("invalid count_distinct state"),
-			 errdetail_internal("%s", detail)));
-	pg_unreachable();
-}
-
-static CDSet *
-receive_fixed_keys(StringInfo buf, const CDKeyType *kt, uint32 n)
-{
-	CDSet	   *set;
-
-	/* a block of up to CD_PACK_BLOCK keys takes at least one full key */
-	if ((Size) n > ((Size) (buf->len - buf->cursor) / kt->width) * CD_PACK_BLOCK)
-		cd_invalid_state("The length does not match the number of keys.");
-	set = cdset_create_sized(kt, CurrentMemoryContext, n);
-	cd_unpack_fixed(buf, set, n);
-	return set;
-}
-
-typedef struct ReceiveArgs
-{
-	StringInfo	buf;
-	const CDKeyType *kt;
-	uint32		n;
-	CDVarSet   *set;
-} ReceiveArgs;
-
-static void
-receive_var_keys(void *arg)
-{
-	ReceiveArgs *a = (ReceiveArgs *) arg;
-	StringInfo	buf = a->buf;
-	const CDKeyType *kt = a->kt;
-	CDVarSet   *set;
-	MemoryContext valuecxt;
-	uint32		i;
-	Size		prevpos = 0;
-
-	/* every key takes at least its 4-byte length */
-	if ((Size) (buf->len - buf->cursor) / 4 < a->n)
-		cd_invalid_state("The length does not match the number of keys.");
-
-	set = cdvar_create(kt, CurrentMemoryContext, buf->len - buf->cursor, false);
-	valuecxt = AllocSetContextCreate(CurrentMemoryContext,
-									 "count_distinct value",
-									 ALLOCSET_SMALL_SIZES);
-	for (i = 0; i < a->n; i++)
-	{
-		Size		start = set->used;
-
-		{
-			MemoryContext old = MemoryContextSwitchTo(valuecxt);
-
-			set = cdvar_add(set, cd_value_recv(buf, kt->vio, kt->typid, -1), NULL);
-			MemoryContextSwitchTo(old);
-			/* what the receive functions allocated */
-			MemoryContextReset(valuecxt);
-		}
-
-		/* strictly increasing: compare with the previous entry */
-		if (i > 0)
-		{
-			Size		apos = prevpos;
-			Size		bpos = start;
-			Size		alen = 0;
-			Size		blen = 0;
-			const char *ka = cdvar_next(set, &apos, &alen);
-			const char *kb = cdvar_next(set, &bpos, &blen);
-
-			if (cdvar_compare(set, ka, alen, kb, blen) >= 0)
-				cd_invalid_state("The values are not strictly increasing.");
-		}
-		prevpos = start;
-		/* all checked so far: sorted (so growing never compacts them) */
-		set->nsorted = set->nall;
-		set->sortedbytes = set->used;
-		if ((i & 0xFFF) == 0xFFF)
-			CHECK_FOR_INTERRUPTS();
-	}
-	set->nsorted = set->nall;
-	set->sortedbytes = set->used;
-	MemoryContextDelete(valuecxt);
-	a->set = set;
 }
 
 /*
@@ -273,63 +179,130 @@ receive_refs(StringInfo buf, CDStateRefCache *cache, Oid *typid,
 	}
 }
 
-CDSet *
-cd_deserialize(FunctionCallInfo fcinfo, const char *data, Size len,
-			   CDStateRefCache *cache)
+void
+cd_state_read_header(StringInfo buf, const char *data, Size len,
+					 CDStateRefCache *cache, CDStateHeader *h)
 {
-	StringInfoData buf;
 	int			version;
-	int			encoding;
-	int			width;
 	int			reserved;
-	Oid			typid;
-	Oid			collation;
-	uint32		n;
-	const CDKeyType *kt;
-	CDSet	   *set;
 
 	if (len < 4 || len > CD_SERIAL_MAX_SIZE)
 		cd_invalid_state("The state is shorter than its header.");
 
 	/* read-only view of the bytes */
-	buf.data = (char *) data;
-	buf.len = (int) len;
-	buf.maxlen = (int) len;
-	buf.cursor = 0;
+	buf->data = (char *) data;
+	buf->len = (int) len;
+	buf->maxlen = (int) len;
+	buf->cursor = 0;
 
-	version = pq_getmsgbyte(&buf);
-	encoding = pq_getmsgbyte(&buf);
-	width = pq_getmsgbyte(&buf);
-	reserved = pq_getmsgbyte(&buf);
+	version = pq_getmsgbyte(buf);
+	h->encoding = pq_getmsgbyte(buf);
+	h->width = pq_getmsgbyte(buf);
+	reserved = pq_getmsgbyte(buf);
 	if (version != CD_SERIAL_VERSION || reserved != 0)
 		cd_invalid_state("Unknown format version.");
-	receive_refs(&buf, cache, &typid, &collation);
-	n = (uint32) pq_getmsgint(&buf, 4);
+	receive_refs(buf, cache, &h->typid, &h->collation);
+	h->n = (uint32) pq_getmsgint(buf, 4);
+}
 
-	kt = cd_registry_keytype(fcinfo, typid, collation);
-	if (kt->encoding != encoding || kt->width != width ||
-		kt->collation != collation)
+Size
+cd_state_check_keys(StringInfo buf, const CDStateHeader *h,
+					const CDKeyType *kt)
+{
+	Size		left = (Size) (buf->len - buf->cursor);
+
+	if (kt->encoding != h->encoding || kt->width != h->width ||
+		kt->collation != h->collation)
 		cd_invalid_state("The key encoding does not match the value type.");
+	if (kt->width > 0)
+	{
+		/* a block of up to CD_PACK_BLOCK keys takes at least one full key */
+		if ((Size) h->n > (left / kt->width) * CD_PACK_BLOCK)
+			cd_invalid_state("The length does not match the number of keys.");
+		return (Size) h->n * kt->width;
+	}
+	/* byte keys take at least their two lengths, values their 4-byte one */
+	if ((Size) h->n > left / (kt->encoding == CD_KEY_BYTES ? 2 : 4))
+		cd_invalid_state("The length does not match the number of keys.");
+	return left;
+}
 
-	if (width > 0)
-		set = receive_fixed_keys(&buf, kt, n);
+typedef struct ReceiveArgs
+{
+	StringInfo	buf;
+	const CDKeyType *kt;
+	CDValueIO  *vio;
+	uint32		n;
+	CDKeyWriter *w;
+} ReceiveArgs;
+
+/*
+ * Comparator keys: each value through value_io, turned into its key and
+ * checked to be greater than the previous one.
+ */
+static void
+receive_values(void *arg)
+{
+	ReceiveArgs *a = (ReceiveArgs *) arg;
+	const CDKeyType *kt = a->kt;
+	MemoryContext valuecxt;
+	MemoryContext old;
+	StringInfoData prev;
+	StringInfoData key;
+	uint32		i;
+
+	valuecxt = AllocSetContextCreate(CurrentMemoryContext,
+									 "count_distinct value",
+									 ALLOCSET_SMALL_SIZES);
+	initStringInfo(&prev);
+	initStringInfo(&key);
+	for (i = 0; i < a->n; i++)
+	{
+		Datum		value;
+		Datum		detoasted;
+		Size		len;
+
+		old = MemoryContextSwitchTo(valuecxt);
+		value = cd_value_recv(a->buf, a->vio, kt->typid, -1);
+		len = cd_varkey_size(kt, value, &detoasted);
+		if (len > MaxAllocSize - 1)
+			cd_error_value_too_large(len);
+		MemoryContextSwitchTo(old);
+		resetStringInfo(&key);
+		enlargeStringInfo(&key, (int) len);
+		cd_varkey_write(kt, detoasted, key.data);
+		key.len = (int) len;
+		/* what the receive functions allocated */
+		MemoryContextReset(valuecxt);
+
+		/* strictly increasing */
+		if (i > 0 && cd_varkey_compare(kt, prev.data, prev.len,
+									   key.data, key.len) >= 0)
+			cd_invalid_state("The values are not strictly increasing.");
+		a->w->put_bytes(a->w, key.data, key.len);
+		resetStringInfo(&prev);
+		appendBinaryStringInfo(&prev, key.data, key.len);
+		if ((i & 0xFFF) == 0xFFF)
+			CHECK_FOR_INTERRUPTS();
+	}
+	pfree(prev.data);
+	pfree(key.data);
+	MemoryContextDelete(valuecxt);
+}
+
+void
+cd_state_read_keys(StringInfo buf, const CDKeyType *kt, CDValueIO *vio,
+				   uint32 n, CDKeyWriter *w)
+{
+	if (kt->width > 0)
+		cd_unpack_fixed(buf, kt, n, w);
+	else if (kt->encoding == CD_KEY_BYTES)
+		cd_unpack_bytes(buf, kt, n, w);
 	else
 	{
-		ReceiveArgs args = {&buf, kt, n, NULL};
+		ReceiveArgs args = {buf, kt, vio, n, w};
 
-		if (kt->encoding == CD_KEY_BYTES)
-		{
-			/* each key takes at least its two lengths */
-			if ((Size) n > (Size) (buf.len - buf.cursor) / 2)
-				cd_invalid_state("The length does not match the number of keys.");
-			args.set = cdvar_create(kt, CurrentMemoryContext,
-									buf.len - buf.cursor, false);
-			args.set = cd_unpack_bytes(&buf, args.set, n);
-		}
-		else
-			cd_with_database_encoding(receive_var_keys, &args);
-		set = (CDSet *) args.set;
+		cd_with_database_encoding(receive_values, &args);
 	}
-	pq_getmsgend(&buf);
-	return set;
+	pq_getmsgend(buf);
 }

@@ -1,7 +1,11 @@
 /*-------------------------------------------------------------------------
  *
  * serialize.h
- *	  A set as bytes and back (for parallel aggregation).
+ *	  The serialized form of a set's keys (a partial aggregate state): a
+ *	  header naming the value type, then the keys (see serialize.c).
+ *
+ * It reads and writes streams of keys (keystream.h), never a set: set.c
+ * puts the two together.
  *
  *-------------------------------------------------------------------------
  */
@@ -10,19 +14,19 @@
 
 #include "postgres.h"
 
-#include "fmgr.h"
+#include "lib/stringinfo.h"
 
-#include "set.h"
+#include "key.h"
+#include "keystream.h"
+#include "value_io.h"
 
-/* ERROR: invalid serialized state (SQLSTATE 22P03), with a detail. */
-#ifdef pg_noreturn				/* 18+ */
-pg_noreturn extern void cd_invalid_state(const char *detail);
-#else
-extern void cd_invalid_state(const char *detail) pg_attribute_noreturn();
-#endif
-
-/* The set's distinct keys as a bytea (compacts the set). */
-extern bytea *cd_serialize(CDSet *set);
+/*
+ * A state of the keys of r (strictly increasing values of kt), as a bytea;
+ * ERROR when it would exceed 1 GB.  r is read more than once (its pos is
+ * reset).
+ */
+extern bytea *cd_state_write(const CDKeyType *kt, CDValueIO *vio,
+							 CDKeyReader *r);
 
 /*
  * What deserialization remembers between calls of one call site (may be
@@ -38,12 +42,37 @@ typedef struct CDStateRefCache
 	Oid			collation;
 } CDStateRefCache;
 
+/* A state's header. */
+typedef struct CDStateHeader
+{
+	int			encoding;		/* CDKeyEncoding */
+	int			width;
+	Oid			typid;
+	Oid			collation;
+	uint32		n;				/* keys */
+} CDStateHeader;
+
 /*
- * A set from bytes made by cd_serialize, allocated in CurrentMemoryContext;
- * any other bytes raise an ERROR.  Its key type comes from registry.h for
- * fcinfo's query.  cache may be NULL.
+ * Start reading the state data[0 .. len-1] (buf: a read-only view of it)
+ * and read its header; cache may be NULL.  ERROR on an invalid header.
  */
-extern CDSet *cd_deserialize(FunctionCallInfo fcinfo, const char *data,
-							 Size len, CDStateRefCache *cache);
+extern void cd_state_read_header(StringInfo buf, const char *data, Size len,
+								 CDStateRefCache *cache, CDStateHeader *h);
+
+/*
+ * Check that kt, the key type of the header's value type, gives the
+ * header's encoding; return the bytes the keys will take once decoded (a
+ * hint for the set that receives them).  ERROR if the count cannot fit in
+ * the bytes left.
+ */
+extern Size cd_state_check_keys(StringInfo buf, const CDStateHeader *h,
+								const CDKeyType *kt);
+
+/*
+ * Decode the header's n keys into w, and check that they end the state.
+ * ERROR on anything the encoder would not have written.
+ */
+extern void cd_state_read_keys(StringInfo buf, const CDKeyType *kt,
+							   CDValueIO *vio, uint32 n, CDKeyWriter *w);
 
 #endif							/* CD_SERIALIZE_H */

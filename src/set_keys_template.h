@@ -1,8 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * set_keys_template.h
- *	  The set's work on sorted runs of keys, for one key width; included
- *	  once per width by set.c.
+ *	  The fixed-width set's work on sorted runs of keys, for one key width;
+ *	  included once per width by fixedset.c.
  *
  * The includer defines:
  *	  CDS_KEY	- the key type (uint8, uint16, uint32 or uint64)
@@ -224,20 +224,6 @@ CDS_NAME(probe_present) (const void *a_, size_t na, const void *b_, size_t nb,
 			return true;
 	}
 	return false;
-}
-
-static bool
-CDS_NAME(is_strictly_increasing) (const void *a_, size_t n)
-{
-	const CDS_KEY *a = a_;
-	size_t		i;
-
-	for (i = 1; i < n; i++)
-	{
-		if (a[i - 1] >= a[i])
-			return false;
-	}
-	return true;
 }
 
 #undef CDS_KEY

@@ -60,7 +60,7 @@ cd_sort_keys(void *keys, void *scratch, size_t n, int width)
 		case 8:
 			return cd_sort_u64(keys, scratch, n);
 	}
-	elog(ERROR, "count_distinct: invalid key width %d", width);
+	elog(ERROR, "invalid key width %d", width);
 	pg_unreachable();
 }
 

@@ -45,7 +45,7 @@
 #include "utils/typcache.h"
 
 #include "compat.h"
-#include "serialize.h"
+#include "errors.h"
 #include "value_io.h"
 
 typedef enum TypeShape

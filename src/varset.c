@@ -13,27 +13,15 @@
  * (its bytes again, plus up to 8 per entry).
  *
  * The header and the entries are one chunk, which grows by repalloc of the
- * whole, by the policy shared with fixed-width sets (cd_grow_target(),
- * alloc.h): after growth its free room is at most 1/8 of its entries once
- * they take 1 kB (below that, 1/4 of them, 32 bytes or the entry being
- * added; in power-of-two chunks, up to 3/2 of them).  So the room that a
- * compaction leaves, and the next tail, is at most 1/8 of the sorted entries
- * in sets of 1 kB or more outside power-of-two chunks.  A full set whose last
- * tail held few duplicates grows before it compacts while its tail is below
- * 1/8 of the sorted entries (defer_compaction()): its tail then reaches a
- * little over 1/4 of them.
+ * whole, by the shared policy (policy.h), counted in bytes of entries.  A
+ * full set whose last tail held few duplicates grows before it compacts
+ * while its tail is below 1/8 of the sorted entries: its tail then reaches
+ * a little over 1/4 of them.
  *
- * Cost.  A compaction copies the sorted prefix twice (to the end of the array
- * and back, runs of it between two new entries in one memmove) and the
- * tail's entries twice (packing, merge).  One that does not grow the set
- * leaves at least 1/16 of the used bytes free, so the next one comes at
- * least that many bytes later: at most 32 bytes of the prefix copied per
- * byte added, whatever the share of duplicates; after growth, or with a
- * deferred tail, at most 16.  Small sets (below 1 kB) outside power-of-two
- * chunks grow only when the entry does not fit, so one full of duplicates
- * may compact every row: at most 2 kB copied per row.  Growth copies the set
- * unless the allocator extends it in place: with steps of 1/8, about 9
- * copies of each distinct byte in all.  Groups that grow side by side free
+ * Cost.  A compaction copies the sorted prefix twice (to the end of the
+ * array and back, runs of it between two new entries in one memmove) and
+ * the tail's entries twice (packing, merge): twice the policy's bound of
+ * prefix bytes moved per byte added.  Groups that grow side by side free
  * whole blocks of the Generation context as they move out of them.
  *
  *-------------------------------------------------------------------------
@@ -41,20 +29,48 @@
 #include "postgres.h"
 
 #include "miscadmin.h"
-#include "port/pg_bitutils.h"
 #include "utils/memutils.h"
 
-#include "compat.h"
+#include "errors.h"
+#include "policy.h"
 #include "sort.h"
 #include "varset.h"
 
-/* A new group's one chunk, header included: room for a few short values. */
-#define CDVAR_FIRST_ALLOC	64
+/* deferral: while the tail is below 1/8 of the sorted entries */
+static const CDDeferRule var_defer = {8, SIZE_MAX};
 
 /* The largest data[]: its size must fit in 48 bits and one allocation. */
-#define CDVAR_MAX_SIZE \
-	((Size) Min((uint64) (MaxAllocHugeSize - CDVAR_HEADER_SIZE), \
+#define CD_VAR_MAX_SIZE \
+	((Size) Min((uint64) (MaxAllocHugeSize - CD_VAR_HEADER_SIZE), \
 				(UINT64CONST(1) << 48) - 1))
+
+static inline CDVarSet *
+as_var(CDSet *set)
+{
+	Assert(set->kind == CD_SET_VAR);
+	return (CDVarSet *) set;
+}
+
+static inline const CDVarSet *
+as_var_c(const CDSet *set)
+{
+	Assert(set->kind == CD_SET_VAR);
+	return (const CDVarSet *) set;
+}
+
+/* Bytes allocated for data. */
+static inline Size
+var_size(const CDVarSet *set)
+{
+	return (Size) (((uint64) set->extra << 32) | set->size_lo);
+}
+
+static inline void
+var_set_size(CDVarSet *set, Size size)
+{
+	set->size_lo = (uint32) size;
+	set->extra = (uint16) ((uint64) size >> 32);
+}
 
 static inline Size
 entry_header_size(Size len)
@@ -76,111 +92,112 @@ write_entry_header(char *p, Size len)
 	}
 }
 
-static inline void
-cdvar_set_size(CDVarSet *set, Size size)
+/*
+ * The entry at data + *pos: returns its key and sets *len; advances *pos
+ * past it.
+ */
+static inline const char *
+read_entry(const char *data, Size *pos, Size *len)
 {
-	set->size_lo = (uint32) size;
-	set->size_hi = (uint16) ((uint64) size >> 32);
+	const uint8 *p = (const uint8 *) data + *pos;
+
+	if (p[0] < 0x80)
+	{
+		*len = p[0];
+		*pos += 1 + *len;
+		return (const char *) p + 1;
+	}
+	*len = ((Size) (p[0] & 0x7F) << 24) | ((Size) p[1] << 16) |
+		((Size) p[2] << 8) | p[3];
+	*pos += 4 + *len;
+	return (const char *) p + 4;
 }
 
-/*
- * The chunk size for room for datasize bytes of entries: power-of-two sizes
- * for plain chunks up to 8 kB (which the allocator would round to anyway),
- * else MAXALIGNed.
- */
-static Size
-cdvar_chunk_size(Size datasize, uint8 flags)
+/* Walk the entries from *pos up to end; NULL at the end. */
+static inline const char *
+next_entry(const CDVarSet *set, Size *pos, Size end, Size *len)
 {
-	Size		total;
+	if (*pos >= end)
+		return NULL;
+	return read_entry(set->data, pos, len);
+}
 
-	if (datasize > CDVAR_MAX_SIZE)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("count_distinct: too much distinct data in one group")));
-	total = Max(CDVAR_HEADER_SIZE + datasize, CDVAR_FIRST_ALLOC);
-	if (total <= CD_ALLOC_CHUNK_LIMIT && !(flags & CDVAR_FINE_GRAINED))
-		return pg_nextpower2_32((uint32) total);
-	return Min(MAXALIGN(total), CDVAR_HEADER_SIZE + CDVAR_MAX_SIZE);
+/* The chunk size for room for datasize bytes of entries. */
+static Size
+chunk_size(Size datasize, uint8 flags)
+{
+	if (datasize > CD_VAR_MAX_SIZE)
+		cd_error_group_too_large(CD_VAR_MAX_SIZE, 0);
+	return Min(cd_chunk_size(CD_VAR_HEADER_SIZE + datasize,
+							 flags & CD_SET_FINE_GRAINED),
+			   CD_VAR_HEADER_SIZE + CD_VAR_MAX_SIZE);
 }
 
 static CDVarSet *
-cdvar_init(CDVarSet *set, const CDKeyType *kt, uint8 flags, Size total)
+init_header(CDVarSet *set, const CDKeyType *kt, uint8 flags, Size total)
 {
-	StaticAssertStmt(CDVAR_HEADER_SIZE <= 40, "a small header");
-	memset(set, 0, CDVAR_HEADER_SIZE);
+	CD_SET_CHECK_HEADER(CDVarSet);
+	StaticAssertStmt(CD_VAR_HEADER_SIZE <= 40, "a small header");
+	memset(set, 0, CD_VAR_HEADER_SIZE);
 	set->kt = kt;
+	set->kind = CD_SET_VAR;
 	set->flags = flags;
-	set->width = 0;
-	cdvar_set_size(set, total - CDVAR_HEADER_SIZE);
+	var_set_size(set, total - CD_VAR_HEADER_SIZE);
 	return set;
 }
 
-CDVarSet *
-cdvar_create(const CDKeyType *kt, MemoryContext mcxt, Size size,
+/* A new, empty set in mcxt with room for size bytes of entries. */
+static CDVarSet *
+create_sized(const CDKeyType *kt, MemoryContext mcxt, Size size,
 			 bool fine_grained)
 {
-	uint8		flags = fine_grained ? CDVAR_FINE_GRAINED : 0;
-	Size		total = cdvar_chunk_size(size, flags);
+	uint8		flags = fine_grained ? CD_SET_FINE_GRAINED : 0;
+	Size		total = chunk_size(size, flags);
 
-	return cdvar_init(MemoryContextAllocExtended(mcxt, total, MCXT_ALLOC_HUGE),
-					  kt, flags, total);
+	return init_header(MemoryContextAllocExtended(mcxt, total, MCXT_ALLOC_HUGE),
+					   kt, flags, total);
 }
 
-CDVarSet *
-cdvar_create_in(const CDKeyType *kt, CDAlloc *alloc)
+static CDSet *
+var_create(const CDKeyType *kt, CDAlloc *alloc)
 {
 	Size		total;
 	CDVarSet   *set;
 
+	Assert(kt->width == 0);
 	if (!alloc->use_slots)
-		return cdvar_create(kt, alloc->mcxt, 0, alloc->fine_grained);
+		return (CDSet *) create_sized(kt, alloc->mcxt, 0, alloc->fine_grained);
 
 	/* the size the previous newest set grew to, decaying (alloc.h) */
-	total = Max(alloc->var_first, CDVAR_FIRST_ALLOC);
+	total = Max(alloc->var_first, CD_SET_FIRST_ALLOC);
 	if ((++alloc->var_created & 15) == 0)
-		alloc->var_first = total - MAXALIGN((total - CDVAR_FIRST_ALLOC) / 16);
-	set = cdvar_init(MemoryContextAlloc(alloc->mcxt, total), kt,
-					 CDVAR_FINE_GRAINED | CDVAR_HINTED, total);
+		alloc->var_first = total - MAXALIGN((total - CD_SET_FIRST_ALLOC) / 16);
+	set = init_header(MemoryContextAlloc(alloc->mcxt, total), kt,
+					  CD_SET_FINE_GRAINED | CD_SET_HINTED, total);
 	alloc->var_newest = set;
-	return set;
+	return (CDSet *) set;
 }
 
-int
-cdvar_compare(const CDVarSet *set, const char *a, Size alen,
-			  const char *b, Size blen)
+/*
+ * Growing a set created with the allocator's hint, while small, updates the
+ * hint (alloc.h): it needs the allocator.
+ */
+static bool
+var_needs_alloc(const CDSet *set)
 {
-	const CDKeyType *kt = set->kt;
-	Datum		da;
-	Datum		db;
-	char	   *ca;
-	char	   *cb;
-	int			c;
-
-	if (kt->encoding == CD_KEY_BYTES)
-		return cd_varkey_compare_bytes(a, alen, b, blen);
-
-	/* aligned copies (rare path: validation) */
-	ca = palloc(Max(alen, sizeof(Datum)));
-	cb = palloc(Max(blen, sizeof(Datum)));
-	memcpy(ca, a, alen);
-	memcpy(cb, b, blen);
-	da = cd_varkey_image_datum(kt, ca);
-	db = cd_varkey_image_datum(kt, cb);
-	c = ApplySortComparator(da, false, db, false, (SortSupport) &kt->ssup);
-	pfree(ca);
-	pfree(cb);
-	return c;
+	return (set->flags & CD_SET_HINTED) &&
+		CD_VAR_HEADER_SIZE + var_size(as_var_c(set)) < CD_VAR_FIRST_MAX;
 }
 
 /* Make data hold at least datasize bytes (moves the set). */
 static CDVarSet *
-cdvar_resize(CDVarSet *set, Size datasize, CDAlloc *alloc)
+resize_data(CDVarSet *set, Size datasize, CDAlloc *alloc)
 {
-	Size		total = cdvar_chunk_size(datasize, set->flags);
+	Size		total = chunk_size(datasize, set->flags);
 	bool		newest = (alloc != NULL && alloc->var_newest == (void *) set);
 
-	set = cd_alloc_resize(alloc, set, CDVAR_HEADER_SIZE + set->used, total);
-	cdvar_set_size(set, total - CDVAR_HEADER_SIZE);
+	set = cd_alloc_resize(alloc, set, CD_VAR_HEADER_SIZE + set->used, total);
+	var_set_size(set, total - CD_VAR_HEADER_SIZE);
 	/* the next new group will likely need as much (alloc.h) */
 	if (newest)
 	{
@@ -190,86 +207,52 @@ cdvar_resize(CDVarSet *set, Size datasize, CDAlloc *alloc)
 	return set;
 }
 
-#define CDVAR_DEFER_TAIL	8	/* defer while tail < sortedbytes / this */
-#define CDVAR_SEEN_SHARE	8	/* CDVAR_TAIL_DUPS after a tail with more
-								 * than 1/this of its entries present */
-
-/*
- * May a full set grow before it compacts?  Only while its last tail held
- * few duplicates (so the deferred tail costs little room) and the tail is
- * below 1/8 of the sorted entries: the next compaction then merges about
- * two growth steps' worth of entries at once, so the sorted prefix moves
- * half as often, while the tail, and so the scratch of compacting it, stays
- * within about 1/4 of the set.
- */
-static inline bool
-defer_compaction(const CDVarSet *set)
+static CDSet *
+var_resize(CDSet *set, Size bytes, CDAlloc *alloc)
 {
-	return set->nsorted > 0 &&
-		!(set->flags & CDVAR_TAIL_DUPS) &&
-		(set->used - set->sortedbytes) * CDVAR_DEFER_TAIL < set->sortedbytes;
+	return (CDSet *) resize_data(as_var(set), bytes, alloc);
 }
 
-/* Room for one more entry of need bytes (may move the set). */
-static CDVarSet *
-cdvar_make_room(CDVarSet *set, Size need, CDAlloc *alloc)
+/* Room for len bytes of key; returns where to write them (may move *setp). */
+static inline char *
+append_entry(CDVarSet **setp, Size len, CDAlloc *alloc)
 {
-	Size		size;
-	Size		room;
-
-	if (!defer_compaction(set) || set->nall >= PG_UINT32_MAX - 1)
-		cdvar_compact(set);
-	size = cdvar_size(set);
-	room = cd_grow_target(set->used, size, need,
-						  !(set->flags & CDVAR_FINE_GRAINED) &&
-						  CDVAR_HEADER_SIZE + size <= CD_ALLOC_CHUNK_LIMIT);
-	if (room > 0)
-		set = cdvar_resize(set, room, alloc);
-	if (set->nall >= PG_UINT32_MAX - 1)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("count_distinct: too many distinct values in one group")));
-	return set;
-}
-
-CDVarSet *
-cdvar_add_key(CDVarSet *set, const char *key, Size len, CDAlloc *alloc)
-{
+	CDVarSet   *set = *setp;
 	Size		need = entry_header_size(len) + len;
 	char	   *p;
 
-	if (unlikely(cdvar_size(set) - set->used < need ||
-				 set->nall >= PG_UINT32_MAX - 1))
-		set = cdvar_make_room(set, need, alloc);
+	if (unlikely(var_size(set) - set->used < need ||
+				 set->nall >= CD_SET_MAX_KEYS))
+		set = (CDVarSet *) cd_set_make_room((CDSet *) set, &var_defer,
+											CD_VAR_HEADER_SIZE, need, alloc);
 	p = set->data + set->used;
 	write_entry_header(p, len);
-	memcpy(p + entry_header_size(len), key, len);
 	set->used += need;
 	set->nall++;
+	*setp = set;
+	return p + entry_header_size(len);
+}
+
+static CDVarSet *
+add_key(CDVarSet *set, const char *key, Size len, CDAlloc *alloc)
+{
+	char	   *p = append_entry(&set, len, alloc);
+
+	memcpy(p, key, len);
 	return set;
 }
 
-CDVarSet *
-cdvar_add(CDVarSet *set, Datum value, CDAlloc *alloc)
+static CDSet *
+var_add_value(CDSet *set, Datum value, CDAlloc *alloc)
 {
+	CDVarSet   *vs = as_var(set);
 	Datum		detoasted;
 	Size		len = cd_varkey_size(set->kt, value, &detoasted);
-	Size		need = entry_header_size(len) + len;
-	char	   *p;
 
 	if (len > MaxAllocSize)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("count_distinct: value too large")));
-	if (unlikely(cdvar_size(set) - set->used < need ||
-				 set->nall >= PG_UINT32_MAX - 1))
-		set = cdvar_make_room(set, need, alloc);
-	p = set->data + set->used;
-	write_entry_header(p, len);
-	cd_varkey_write(set->kt, detoasted, p + entry_header_size(len));
-	set->used += need;
-	set->nall++;
-	return set;
+		cd_error_value_too_large(len);
+	cd_varkey_write(set->kt, detoasted, append_entry(&vs, len, alloc));
+	return (CDSet *) vs;
 }
 
 /* Append one entry (header + key) at data + *w; memmove-safe. */
@@ -328,7 +311,8 @@ index_entry(const CDKeyType *kt, CDVarItem *item, const char *key, Size len,
 
 /* Index the unsorted tail's entries (images in arena) and sort them. */
 static void
-index_and_sort_tail(CDVarSet *set, CDVarItem *items, Size ntail, char *arena)
+index_and_sort_tail(const CDVarSet *set, CDVarItem *items, Size ntail,
+					char *arena)
 {
 	const CDKeyType *kt = set->kt;
 	Size		pos = set->sortedbytes;
@@ -338,7 +322,7 @@ index_and_sort_tail(CDVarSet *set, CDVarItem *items, Size ntail, char *arena)
 	for (i = 0; i < ntail; i++)
 	{
 		Size		len = 0;
-		const char *key = cdvar_next(set, &pos, &len);
+		const char *key = next_entry(set, &pos, set->used, &len);
 
 		index_entry(kt, &items[i], key, len, arena ? arena + apos : NULL, true);
 		apos += MAXALIGN(Max(len, 1));
@@ -394,7 +378,7 @@ static void
 merge_tail(CDVarSet *set, CDVarItem *items, Size nuniq)
 {
 	const CDKeyType *kt = set->kt;
-	Size		end = cdvar_size(set);
+	Size		end = var_size(set);
 	Size		next = end - set->sortedbytes;
 	Size		run = next;		/* sorted part's entries from here to cur:
 								 * not copied yet */
@@ -418,7 +402,7 @@ merge_tail(CDVarSet *set, CDVarItem *items, Size nuniq)
 			const char *key;
 
 			curpos = next;
-			key = cdvar_entry(set->data, &next, &len);
+			key = read_entry(set->data, &next, &len);
 			if (kt->encoding != CD_KEY_BYTES && imgsize < Max(len, sizeof(Datum)))
 			{
 				if (img)
@@ -467,91 +451,260 @@ merge_tail(CDVarSet *set, CDVarItem *items, Size nuniq)
 }
 
 /*
- * Sort, deduplicate and merge the unsorted tail into the sorted part.
- * Scratch (this call only): the tail's index, its packed distinct entries
- * and, for the comparator, aligned images of it.
+ * The unsorted tail, indexed, sorted and deduplicated in scratch space
+ * (this call only): the tail's index, its packed distinct entries and, for
+ * the comparator, aligned images of it.  Returns the distinct entries'
+ * count; the items point into *packed.
  */
-void
-cdvar_compact(CDVarSet *set)
+typedef struct TailScratch
+{
+	CDVarItem  *items;
+	char	   *arena;
+	char	   *packed;
+	Size		packedbytes;
+} TailScratch;
+
+static Size
+sort_tail(const CDVarSet *set, TailScratch *t)
 {
 	const CDKeyType *kt = set->kt;
 	Size		ntail = set->nall - set->nsorted;
 	Size		tailbytes = set->used - set->sortedbytes;
-	CDVarItem  *items;
-	char	   *arena = NULL;
-	char	   *packed;
-	Size		packedbytes;
+
+	t->items = MemoryContextAllocExtended(CurrentMemoryContext,
+										  ntail * sizeof(CDVarItem), MCXT_ALLOC_HUGE);
+	t->arena = NULL;
+	if (kt->encoding != CD_KEY_BYTES)
+		t->arena = MemoryContextAllocExtended(CurrentMemoryContext,
+											  tailbytes + ntail * MAXIMUM_ALIGNOF + sizeof(Datum),
+											  MCXT_ALLOC_HUGE);
+	index_and_sort_tail(set, t->items, ntail, t->arena);
+	t->packed = MemoryContextAllocExtended(CurrentMemoryContext, Max(tailbytes, 1),
+										   MCXT_ALLOC_HUGE);
+	return unique_tail(kt, t->items, ntail, t->packed, &t->packedbytes);
+}
+
+static void
+free_tail(TailScratch *t)
+{
+	pfree(t->items);
+	pfree(t->packed);
+	if (t->arena)
+		pfree(t->arena);
+}
+
+/* Sort, deduplicate and merge the unsorted tail into the sorted part. */
+static void
+var_compact(CDSet *s)
+{
+	CDVarSet   *set = as_var(s);
+	Size		ntail = set->nall - set->nsorted;
+	TailScratch t;
 	Size		nuniq;
 
 	if (ntail == 0)
 		return;
 
-	items = MemoryContextAllocExtended(CurrentMemoryContext,
-									   ntail * sizeof(CDVarItem), MCXT_ALLOC_HUGE);
-	if (kt->encoding != CD_KEY_BYTES)
-		arena = MemoryContextAllocExtended(CurrentMemoryContext,
-										   tailbytes + ntail * MAXIMUM_ALIGNOF + sizeof(Datum),
-										   MCXT_ALLOC_HUGE);
-	index_and_sort_tail(set, items, ntail, arena);
-
-	packed = MemoryContextAllocExtended(CurrentMemoryContext, Max(tailbytes, 1),
-										MCXT_ALLOC_HUGE);
-	nuniq = unique_tail(kt, items, ntail, packed, &packedbytes);
-
+	nuniq = sort_tail(set, &t);
 	if (set->nsorted == 0)
 	{
-		memcpy(set->data, packed, packedbytes);
-		set->used = set->sortedbytes = packedbytes;
+		memcpy(set->data, t.packed, t.packedbytes);
+		set->used = set->sortedbytes = t.packedbytes;
 		set->nall = set->nsorted = nuniq;
 	}
 	else
 	{
 		uint32		nsorted = set->nsorted;
 
-		merge_tail(set, items, nuniq);
-		if ((ntail - (set->nsorted - nsorted)) * CDVAR_SEEN_SHARE > ntail)
-			set->flags |= CDVAR_TAIL_DUPS;
-		else
-			set->flags &= ~CDVAR_TAIL_DUPS;
+		merge_tail(set, t.items, nuniq);
+		cd_note_tail(s, ntail, set->nsorted - nsorted);
 	}
-
-	pfree(items);
-	pfree(packed);
-	if (arena)
-		pfree(arena);
+	free_tail(&t);
 }
 
-CDVarSet *
-cdvar_union(CDVarSet *dst, CDVarSet *src, CDAlloc *alloc)
+/*
+ * The distinct count without changing the set: the tail's distinct entries
+ * (in scratch) that the sorted part does not hold, found by one read-only
+ * merge walk.
+ */
+static uint32
+var_count(const CDSet *s)
 {
+	const CDVarSet *set = as_var_c(s);
+	const CDKeyType *kt = set->kt;
+	TailScratch t;
+	Size		nuniq;
+	Size		nnew = 0;
+	Size		pos = 0;
+	Size		i = 0;
+	CDVarItem	cur = {0};
+	bool		have_cur = false;
+	char	   *img = NULL;
+	Size		imgsize = 0;
+
+	if (set->nall == set->nsorted)
+		return set->nsorted;
+	nuniq = sort_tail(set, &t);
+	while (i < nuniq)
+	{
+		int			c;
+
+		if (!have_cur)
+		{
+			Size		len = 0;
+			const char *key = next_entry(set, &pos, set->sortedbytes, &len);
+
+			if (key == NULL)
+			{
+				nnew += nuniq - i;
+				break;
+			}
+			if (kt->encoding != CD_KEY_BYTES && imgsize < Max(len, sizeof(Datum)))
+			{
+				if (img)
+					pfree(img);
+				imgsize = Max(Max(len, sizeof(Datum)), 2 * imgsize);
+				img = MemoryContextAllocExtended(CurrentMemoryContext, imgsize,
+												 MCXT_ALLOC_HUGE);
+			}
+			index_entry(kt, &cur, key, len, img, false);
+			have_cur = true;
+		}
+		c = compare_items(kt, &cur, &t.items[i], false);
+		if (c <= 0)
+			have_cur = false;
+		if (c >= 0)
+		{
+			nnew += (c > 0);
+			i++;
+		}
+		if ((i & 0xFFFF) == 0xFFFF)
+			CHECK_FOR_INTERRUPTS();
+	}
+	if (img)
+		pfree(img);
+	free_tail(&t);
+	return set->nsorted + (uint32) nnew;
+}
+
+/*
+ * src's keys go into dst's unsorted part, compacted with it when dst is
+ * full (or at the end): combining many small states (Citus sends one per
+ * shard and group) then costs no full pass over dst each time.  A large
+ * src gets its room at once.
+ */
+static CDSet *
+var_merge(CDSet *d, CDSet *s, CDAlloc *alloc)
+{
+	CDVarSet   *dst = as_var(d);
+	CDVarSet   *src = as_var(s);
 	Size		pos = 0;
 	Size		len;
 	const char *key;
 
-	cdvar_compact(src);
-	/* room for a large src at once; a small one grows dst as usual */
-	if (cdvar_size(dst) - dst->used < src->used && src->used * 16 > dst->used)
-		dst = cdvar_resize(dst, dst->used + src->used, alloc);
-
-	/*
-	 * src's keys go into dst's unsorted part, compacted with it when dst is
-	 * full (or at the end): combining many small states (Citus sends one per
-	 * shard and group) then costs no full pass over dst each time
-	 */
-	while ((key = cdvar_next(src, &pos, &len)) != NULL)
-		dst = cdvar_add_key(dst, key, len, alloc);
-	return dst;
+	var_compact(s);
+	if (var_size(dst) - dst->used < src->used &&
+		!cd_merge_by_append(src->used, dst->used))
+		dst = resize_data(dst, dst->used + src->used, alloc);
+	while ((key = next_entry(src, &pos, src->used, &len)) != NULL)
+		dst = add_key(dst, key, len, alloc);
+	return (CDSet *) dst;
 }
 
-CDVarSet *
-cdvar_copy(CDVarSet *set, MemoryContext mcxt)
+static CDSet *
+var_copy(CDSet *s, MemoryContext mcxt)
 {
+	CDVarSet   *set = as_var(s);
 	CDVarSet   *copy;
 
-	cdvar_compact(set);
-	copy = cdvar_create(set->kt, mcxt, set->used, true);
+	var_compact(s);
+	copy = create_sized(set->kt, mcxt, set->used, true);
 	memcpy(copy->data, set->data, set->used);
 	copy->used = copy->sortedbytes = set->used;
 	copy->nall = copy->nsorted = set->nsorted;
-	return copy;
+	return (CDSet *) copy;
 }
+
+static const char *
+read_bytes(CDKeyReader *r, Size *len)
+{
+	const CDVarSet *set = (const CDVarSet *) r->source;
+
+	return next_entry(set, &r->pos, set->sortedbytes, len);
+}
+
+static void
+var_reader(const CDSet *set, CDKeyReader *r)
+{
+	Assert(set->nall == set->nsorted);
+	memset(r, 0, sizeof(CDKeyReader));
+	r->next_bytes = read_bytes;
+	r->source = set;
+	r->count = set->nsorted;
+}
+
+static void
+put_bytes(CDKeyWriter *w, const char *key, Size len)
+{
+	CDVarSet   *set = add_key((CDVarSet *) w->target, key, len, NULL);
+
+	/* sorted by the writer's contract, so growing never compacts them */
+	set->nsorted = set->nall;
+	set->sortedbytes = set->used;
+	w->target = set;
+}
+
+static CDSet *
+var_build(const CDKeyType *kt, MemoryContext mcxt, uint32 n, Size bytes,
+		  CDKeyWriter *w)
+{
+	CDVarSet   *set = create_sized(kt, mcxt, bytes, false);
+
+	memset(w, 0, sizeof(CDKeyWriter));
+	w->put_bytes = put_bytes;
+	w->target = set;
+	return (CDSet *) set;
+}
+
+static Size
+var_memory_size(const CDSet *set)
+{
+	return CD_VAR_HEADER_SIZE + var_size(as_var_c(set));
+}
+
+static Size
+var_used_bytes(const CDSet *set)
+{
+	return as_var_c(set)->used;
+}
+
+static Size
+var_sorted_bytes(const CDSet *set)
+{
+	return as_var_c(set)->sortedbytes;
+}
+
+static Size
+var_room_bytes(const CDSet *set)
+{
+	return var_size(as_var_c(set));
+}
+
+const CDSetOps cd_var_set_ops = {
+	.name = "variable-size keys",
+	.create = var_create,
+	.needs_alloc = var_needs_alloc,
+	.add_value = var_add_value,
+	.compact = var_compact,
+	.count = var_count,
+	.merge = var_merge,
+	.copy = var_copy,
+	.reader = var_reader,
+	.build = var_build,
+	.memory_size = var_memory_size,
+	.used_bytes = var_used_bytes,
+	.sorted_bytes = var_sorted_bytes,
+	.room_bytes = var_room_bytes,
+	.resize = var_resize,
+	.tail_is_new = NULL,
+};

@@ -1,0 +1,58 @@
+/*-------------------------------------------------------------------------
+ *
+ * keystream.h
+ *	  Streams of sorted, distinct keys: how a set hands its keys to a codec
+ *	  and how a codec builds a set, without either knowing the other.
+ *
+ * A set (set.h) gives a reader over its sorted keys and a writer that
+ * builds it from sorted keys; codecs (keypack.h, serialize.h) read and
+ * write such streams.  Fixed-width keys (key.h) move in batches, as uint64,
+ * so that a codec pays one call per batch; variable-size keys one at a
+ * time, as bytes.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef CD_KEYSTREAM_H
+#define CD_KEYSTREAM_H
+
+#include "postgres.h"
+
+typedef struct CDKeyReader CDKeyReader;
+typedef struct CDKeyWriter CDKeyWriter;
+
+struct CDKeyReader
+{
+	/*
+	 * Fixed-width keys: copy the next min(max, keys left) keys, ascending,
+	 * into dst; returns how many (0 at the end).
+	 */
+	uint32		(*next_fixed) (CDKeyReader *r, uint64 *dst, uint32 max);
+
+	/*
+	 * Variable-size keys: the next key (sets *len), ascending; NULL at the
+	 * end.  The bytes stay valid until the source changes.
+	 */
+	const char *(*next_bytes) (CDKeyReader *r, Size *len);
+
+	/* the source's own; setting pos to 0 starts the stream over */
+	const void *source;
+	Size		pos;
+	uint32		count;			/* keys in the stream */
+};
+
+struct CDKeyWriter
+{
+	/* append n fixed-width keys, ascending, past the ones put before */
+	void		(*put_fixed) (CDKeyWriter *w, const uint64 *keys, uint32 n);
+
+	/* append one variable-size key, greater than the ones put before */
+	void		(*put_bytes) (CDKeyWriter *w, const char *key, Size len);
+
+	/* what is being built (a set moves as it grows: kept up to date here) */
+	void	   *target;
+};
+
+/* The keys of a fixed-width stream a batch may hold. */
+#define CD_KEY_BATCH	128
+
+#endif							/* CD_KEYSTREAM_H */

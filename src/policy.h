@@ -1,0 +1,175 @@
+/*-------------------------------------------------------------------------
+ *
+ * policy.h
+ *	  When a set compacts, defers compaction, grows, and by how much: one
+ *	  policy for every representation (set_header.h), in bytes of keys.
+ *
+ * A full set (no room for the key being added) compacts, unless it may
+ * defer: then it grows first and merges a longer tail later.  After
+ * compacting it grows when too little room is left.
+ *
+ * Growth (cd_grow_target):
+ * - in power-of-two chunks (plain contexts, chunks up to 8 kB): when less
+ *   than 1/4 of the keys' size is free, by 1/4, which the chunk size rounds
+ *   up: the chunk doubles;
+ * - a small set (below 1 kB of keys): only when the key being added does
+ *   not fit, by 1/4 (at least 32 bytes), so that small groups end close to
+ *   their size;
+ * - a larger set: when less than 1/16 of the keys' size is free, by 1/8.
+ * So a set ends with at most one step of free room: 1/8 of its keys once
+ * they take 1 kB outside power-of-two chunks.  Every growth of a large set
+ * may copy it (repalloc), about 9 copies of each key in all with steps of
+ * 1/8.
+ *
+ * Compaction.  One that does not grow the set leaves at least 1/16 of its
+ * keys' size free (1/4 in power-of-two chunks), so the next one comes at
+ * least that many bytes of keys later: a compaction moves the sorted part
+ * at most once, so at most 16 bytes of the sorted part move per byte added,
+ * whatever the share of duplicates (after growth, at most 8).  Small sets
+ * outside power-of-two chunks grow only when the key does not fit, so one
+ * full of duplicates may compact every row: at most 1 kB moved per row.
+ * The scratch space of a compaction is about the tail's size: at most the
+ * room the previous compaction left.
+ *
+ * Deferral (cd_may_defer): a full set whose last tail held few duplicates
+ * grows before compacting while its tail is short next to the sorted part
+ * (below 1/defer_tail of it) and its room is below defer_below bytes; a
+ * representation may stop it earlier (CDSetOps.tail_is_new: fixed-width
+ * sets probe 8 tail keys in the sorted part, so that values that start to
+ * repeat stop the deferral at once).  The next compaction then merges the
+ * tails of several growth steps at once, and the sorted part moves less
+ * often; the tail, and the scratch, reach at most 1/defer_tail of the
+ * sorted part plus one growth step.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef CD_POLICY_H
+#define CD_POLICY_H
+
+#include "postgres.h"
+
+#include "port/pg_bitutils.h"
+
+#include "compat.h"
+#include "set_header.h"
+
+#define CD_SET_FIRST_ALLOC	64	/* bytes: a new group's one chunk */
+
+#define CD_GROW_SMALL		1024	/* bytes of keys: a small set */
+#define CD_GROW_SMALL_STEP	4	/* a small set grows by 1/this of its keys */
+#define CD_GROW_BELOW		16	/* a larger one grows when free < 1/this */
+#define CD_GROW_STEP		8	/* ... by 1/this of its keys */
+#define CD_GROW_MIN			32	/* bytes: the least step */
+
+/*
+ * A tail with more than 1/CD_TAIL_SHARE of its keys already present (in
+ * itself: CD_SET_TAIL_DUPS; in the sorted part: CD_SET_TAIL_SEEN) marks
+ * the set.
+ */
+#define CD_TAIL_SHARE		8
+
+/*
+ * A merge of a src at most 1/CD_MERGE_APPEND of dst's size appends src's
+ * keys to dst's unsorted part instead of merging the sorted parts: combining
+ * many small states into a large one (Citus sends one per shard and group)
+ * then costs no pass over dst each time.
+ */
+#define CD_MERGE_APPEND		16
+
+/* Deferral, per representation (see above). */
+typedef struct CDDeferRule
+{
+	Size		defer_tail;		/* defer while tail * this < sorted part */
+	Size		defer_below;	/* ... and the room is below this many bytes */
+} CDDeferRule;
+
+/*
+ * The room to grow to, in bytes of keys: the set holds used bytes of keys
+ * in room bytes, and the key being added needs need bytes.  0: keep the
+ * chunk.  The caller rounds up to its chunk sizes (to a power of two if
+ * pow2_chunks).  Inline, so that the sets compile without alloc.c (the fuzz
+ * harness).
+ */
+static inline Size
+cd_grow_target(Size used, Size room, Size need, bool pow2_chunks)
+{
+	Size		below;
+	Size		step;
+
+	Assert(used <= room);
+	if (pow2_chunks)
+		below = step = used / 4;
+	else if (used < CD_GROW_SMALL)
+	{
+		below = 0;
+		step = Max(used / CD_GROW_SMALL_STEP, CD_GROW_MIN);
+	}
+	else
+	{
+		below = used / CD_GROW_BELOW;
+		step = Max(used / CD_GROW_STEP, CD_GROW_MIN);
+	}
+	if (room - used >= Max(need, below))
+		return 0;
+	return Max(used + Max(step, need), room + need);
+}
+
+/*
+ * The chunk size for a set of total bytes (header included): at least a
+ * first chunk; power-of-two sizes up to 8 kB unless fine_grained (the
+ * allocator would round up to them anyway); else MAXALIGNed.
+ */
+static inline Size
+cd_chunk_size(Size total, bool fine_grained)
+{
+	if (total <= CD_SET_FIRST_ALLOC)
+		return CD_SET_FIRST_ALLOC;
+	if (total <= CD_ALLOC_CHUNK_LIMIT && !fine_grained)
+		return pg_nextpower2_32((uint32) total);
+	return MAXALIGN(total);
+}
+
+/* Does set sit in power-of-two chunks for this growth? */
+static inline bool
+cd_pow2_chunks(const CDSet *set, Size header, Size room)
+{
+	return !(set->flags & CD_SET_FINE_GRAINED) &&
+		header + room <= CD_ALLOC_CHUNK_LIMIT;
+}
+
+/* After a compaction: of appended tail keys, kept were new; mark the set. */
+static inline void
+cd_note_tail(CDSet *set, Size appended, Size kept)
+{
+	if ((appended - kept) * CD_TAIL_SHARE > appended)
+		set->flags |= CD_SET_TAIL_DUPS;
+	else
+		set->flags &= ~CD_SET_TAIL_DUPS;
+}
+
+/* ... and of distinct tail keys, kept were not in the sorted part. */
+static inline void
+cd_note_seen(CDSet *set, Size distinct, Size kept)
+{
+	if ((distinct - kept) * CD_TAIL_SHARE > distinct)
+		set->flags |= CD_SET_TAIL_SEEN;
+	else
+		set->flags &= ~CD_SET_TAIL_SEEN;
+}
+
+/* Should merging src (srcsize) into dst (dstsize) append src's keys? */
+static inline bool
+cd_merge_by_append(Size srcsize, Size dstsize)
+{
+	return srcsize * CD_MERGE_APPEND <= dstsize;
+}
+
+/*
+ * Room for a key of need bytes in a full set (may move the set: use the
+ * result): compact unless deferring, then grow if the policy says so.
+ * ERROR when the set holds as many keys as it can.
+ */
+extern CDSet *cd_set_make_room(CDSet *set, const CDDeferRule *rule,
+							   Size header, Size need, CDAlloc *alloc);
+
+#endif							/* CD_POLICY_H */
