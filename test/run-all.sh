@@ -62,7 +62,6 @@ for d in test/drivers/*.sh; do
     bash "$d" 2>&1 | tee "$out"
     rc=${PIPESTATUS[0]}
     line=$(grep -E '^([A-Za-z_-]+: )?[0-9]+ passed, [0-9]+ failed' "$out" | tail -1)
-    p=$(echo "$line" | sed -nE 's/.*([0-9]+) passed.*/\1/p' | head -1)
     p=$(echo "$line" | grep -oE '[0-9]+ passed' | grep -oE '[0-9]+')
     f=$(echo "$line" | grep -oE '[0-9]+ failed' | grep -oE '[0-9]+')
     p=${p:-0}; f=${f:-0}

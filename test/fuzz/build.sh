@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Build the libFuzzer harness test/fuzz/fuzz_state from src/serialize.c,
-# src/set.c, src/sort.c and src/key.c (outside the server) with
+# Build the libFuzzer harness test/fuzz/fuzz_state from the codecs and the
+# sets of src/ (outside the server) with
 # -fsanitize=fuzzer,address,undefined and assertions on.
 #   test/fuzz/build.sh [OUTPUT]     (default: test/fuzz/fuzz_state)
 # Needs clang (CLANG, default clang-14 or clang), libFuzzer (Debian:
@@ -16,6 +16,6 @@ inc=$("$PG_CONFIG" --includedir-server)
     -fno-sanitize=function -DUSE_ASSERT_CHECKING -Wall -Wno-ignored-attributes -Wno-unused-command-line-argument \
     -I"$top/src" -I"$here" -I"$inc" \
     "$here/fuzz_state.c" "$here/pgstub.c" \
-    "$top/src/serialize.c" "$top/src/keypack.c" "$top/src/set.c" "$top/src/sort.c" "$top/src/key.c" \
-    $(ls "$top/src/varset.c" 2>/dev/null) \
+    "$top/src/serialize.c" "$top/src/keypack.c" "$top/src/set.c" "$top/src/fixedset.c" \
+    "$top/src/varset.c" "$top/src/policy.c" "$top/src/sort.c" "$top/src/key.c" "$top/src/errors.c" \
     -o "$out"

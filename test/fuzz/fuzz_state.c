@@ -2,15 +2,16 @@
  * fuzz_state.c
  *	  libFuzzer harness for decoding and merging count_distinct states.
  *
- * Each input is fed to cd_deserialize() as the bytes of a serialized state.
+ * Each input is fed to deserialization (cd_state_read_header and
+ * cd_set_deserialize) as the bytes of a serialized state.
  * Most inputs must be refused with an ERROR (caught here; everything that
  * was allocated is freed, like a memory context reset).  An input that is
  * accepted must be a valid set, and then:
  *   - its keys are strictly increasing and as many as the header says;
- *   - cd_serialize() gives the input back, byte for byte;
- *   - a second set B, built with cdset_add() from keys derived from the
+ *   - serialize() gives the input back, byte for byte;
+ *   - a second set B, built with cd_fixed_add_key() from keys derived from the
  *     input (repeated keys, overlaps with A, enough keys for the radix sort),
- *     is merged with A both ways (cdset_union) and the result equals a
+ *     is merged with A both ways (cd_set_merge) and the result equals a
  *     reference merge computed here with qsort;
  *   - the union survives serialize -> deserialize -> serialize unchanged;
  *   - once everything is pfree'd, no chunk is left behind.
@@ -31,6 +32,9 @@
 #include "fmgr.h"
 
 #include "key.h"
+#include "registry.h"
+#include "serialize.h"
+#include "fixedset.h"
 #include "registry.h"
 #include "serialize.h"
 #include "set.h"
@@ -150,21 +154,52 @@ ref_unpack(const uint8_t *p, size_t len, int width, size_t n, uint64 *out)
 	return pos == len;
 }
 
+/* the set's keys, read through its reader, are exactly expect[0 .. n-1] */
 static void
 check_set(CDSet *s, const uint64 *expect, size_t n, const char *what)
 {
-	CHECK(cdset_count(s) == n, what);
+	CDKeyReader r;
+	uint64		batch[CD_KEY_BATCH];
+	uint32		m;
+	size_t		i = 0;
+
+	CHECK(cd_set_count(s) == n, what);
+	cd_set_compact(s);
 	CHECK(s->nsorted == n && s->nall == n, what);
-	CHECK(cdset_is_strictly_increasing(s, (uint32) n), what);
-	for (size_t i = 0; i < n; i++)
-		CHECK(cdset_get_key(s, (uint32) i) == expect[i], what);
+	cd_set_ops(s)->reader(s, &r);
+	while ((m = r.next_fixed(&r, batch, CD_KEY_BATCH)) > 0)
+	{
+		CHECK(i + m <= n, what);
+		for (uint32 j = 0; j < m; j++, i++)
+			CHECK(batch[j] == expect[i], what);
+	}
+	CHECK(i == n, what);
+}
+
+/* a state's bytes to a set, as the deserialization function does */
+static CDSet *
+deserialize(const char *data, Size len)
+{
+	StringInfoData buf;
+	CDStateHeader h;
+	const CDKeyType *kt;
+
+	cd_state_read_header(&buf, data, len, NULL, &h);
+	kt = cd_registry_keytype(NULL, h.typid, h.collation);
+	return cd_set_deserialize(&buf, &h, kt, NULL);
+}
+
+static bytea *
+serialize(CDSet *set)
+{
+	return cd_set_serialize(set, NULL);
 }
 
 /* decode bytes that must be valid (an ERROR aborts) */
 static CDSet *
 must_deserialize(const char *data, Size len)
 {
-	return cd_deserialize(NULL, data, len, NULL);
+	return deserialize(data, len);
 }
 
 /*
@@ -229,7 +264,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		stub_reset(stub_cxt_fn);
 		return 0;
 	}
-	a = cd_deserialize(NULL, (const char *) data, size, NULL);
+	a = deserialize((const char *) data, size);
 	stub_error_jmp = NULL;		/* from here on, an ERROR is a bug */
 
 	/* the accepted state */
@@ -237,11 +272,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	CHECK(HDR > 0, "accepted a state shorter than its header");
 	n = ((size_t) data[HDR - 4] << 24) | ((size_t) data[HDR - 3] << 16) |
 		((size_t) data[HDR - 2] << 8) | data[HDR - 1];
-	CHECK(a->width > 0, "the stub types are all fixed-width");
+	CHECK(a->kt->width > 0, "the stub types are all fixed-width");
 	CHECK(data[HDR - 5] == 0, "accepted a collation for a fixed-width key");
-	CHECK(a->width == data[2] && (int) a->kt->encoding == data[1], "header fields");
+	CHECK(a->kt->width == data[2] && (int) a->kt->encoding == data[1], "header fields");
 	ref = malloc(sizeof(uint64) * (n + 1));
-	CHECK(ref_unpack(data + HDR, size - HDR, a->width, n, ref), "accepted keys the reference decoder refuses");
+	CHECK(ref_unpack(data + HDR, size - HDR, a->kt->width, n, ref), "accepted keys the reference decoder refuses");
 	for (i = 0; i < n; i++)
 	{
 		CHECK(canonical(a->kt, ref[i]) == ref[i], "accepted a non-canonical key");
@@ -250,7 +285,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	check_set(a, ref, n, "decoded set");
 
 	/* round trip */
-	ser = cd_serialize(a);
+	ser = serialize(a);
 	CHECK(VARSIZE(ser) - VARHDRSZ == size, "re-serialized length");
 	CHECK(memcmp(VARDATA(ser), data, size) == 0, "re-serialized bytes");
 	pfree(ser);
@@ -279,9 +314,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 	}
 	alloc = harness_alloc((seed & 4) != 0);
-	b = cdset_create(a->kt, alloc);
+	b = cd_set_create(a->kt, alloc);
 	for (i = 0; i < nb; i++)
-		b = cdset_add(b, bkeys[i], alloc);
+		b = cd_fixed_add_key(b, bkeys[i], alloc);
 
 	/* the reference union */
 	ref = realloc(ref, sizeof(uint64) * (n + nb + 1));
@@ -292,16 +327,16 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (nref == 0 || ref[nref - 1] != ref[i])
 			ref[nref++] = ref[i];
 
-	u1 = cdset_union(cdset_copy(a, stub_cxt_query), b, alloc);
+	u1 = cd_set_merge(cd_set_copy(a, stub_cxt_query), b, alloc);
 	check_set(u1, ref, nref, "union A+B");
-	u2 = cdset_union(cdset_copy(b, stub_cxt_query), a, alloc);
+	u2 = cd_set_merge(cd_set_copy(b, stub_cxt_query), a, alloc);
 	check_set(u2, ref, nref, "union B+A");
 
 	/* the union survives a round trip */
-	ser = cd_serialize(u1);
+	ser = serialize(u1);
 	r = must_deserialize(VARDATA(ser), VARSIZE(ser) - VARHDRSZ);
 	check_set(r, ref, nref, "union after a round trip");
-	ser2 = cd_serialize(r);
+	ser2 = serialize(r);
 	CHECK(VARSIZE(ser) == VARSIZE(ser2) && memcmp(ser, ser2, VARSIZE(ser)) == 0,
 		  "union serialized twice");
 
@@ -351,11 +386,11 @@ write_corpus(const char *dir)
 			}
 			cd_keytype_init(&kt, t->typid, InvalidOid, stub_cxt_fn);
 			stub_error_jmp = NULL;
-			s = cdset_create(&kt, harness_alloc(si % 2));
+			s = cd_set_create(&kt, harness_alloc(si % 2));
 			for (size_t i = 0; i < sizes[si]; i++)
-				s = cdset_add(s, canonical(&kt, xorshift(&seed) >> (si % 2 ? 0 : 40)),
+				s = cd_fixed_add_key(s, canonical(&kt, xorshift(&seed) >> (si % 2 ? 0 : 40)),
 							  harness_alloc(si % 2));
-			ser = cd_serialize(s);
+			ser = serialize(s);
 			snprintf(path, sizeof(path), "%s/state-%u-%zu", dir, t->typid, sizes[si]);
 			f = fopen(path, "wb");
 			CHECK(f != NULL, "open corpus file");
@@ -396,19 +431,20 @@ check_limits(void)
 	{
 		sigjmp_buf	jb;
 		const CDKeyType *kt;
-		CDSet	   *set;
+		CDFixedSet *set;
 		size_t		maplen;
 		uint32		n;
 
 		CurrentMemoryContext = stub_cxt_query;
 		kt = cd_registry_keytype(NULL, cases[i].typid, InvalidOid);
 		/* the keys: untouched anonymous memory, all zero, costs no RAM */
-		maplen = CDSET_HEADER_SIZE + (size_t) cases[i].n * kt->width;
+		maplen = CD_FIXED_HEADER_SIZE + (size_t) cases[i].n * kt->width;
 		set = mmap(NULL, maplen, PROT_READ | PROT_WRITE,
 				   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 		CHECK(set != MAP_FAILED, "mmap");
 		set->kt = kt;
-		set->width = kt->width;
+		set->kind = CD_SET_FIXED;
+		set->extra = kt->width;
 		set->flags = 0;
 		set->nall = set->nsorted = set->capacity = cases[i].n;
 
@@ -416,9 +452,9 @@ check_limits(void)
 		if (sigsetjmp(jb, 0) == 0)
 		{
 			if (cases[i].as_array)
-				(void) cdset_output_datums(set, &n);
+				(void) cd_set_output_datums((CDSet *) set, &n);
 			else
-				(void) cd_serialize(set);
+				(void) serialize((CDSet *) set);
 			stub_error_jmp = NULL;
 			CHECK(false, "a state over the limit was not refused");
 		}

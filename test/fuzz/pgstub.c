@@ -641,6 +641,7 @@ Datum InputFunctionCall(FmgrInfo *flinfo, char *str, Oid typioparam, int32 typmo
 char *OutputFunctionCall(FmgrInfo *flinfo, Datum val) { STUB_UNREACHABLE("OutputFunctionCall"); }
 Datum ReceiveFunctionCall(FmgrInfo *flinfo, StringInfo buf, Oid typioparam, int32 typmod) { STUB_UNREACHABLE("ReceiveFunctionCall"); }
 bytea *SendFunctionCall(FmgrInfo *flinfo, Datum val) { STUB_UNREACHABLE("SendFunctionCall"); }
+void resetStringInfo(StringInfo str) { STUB_UNREACHABLE("resetStringInfo"); }
 void PrepareSortSupportFromOrderingOp(Oid orderingOp, SortSupport ssup) { STUB_UNREACHABLE("PrepareSortSupportFromOrderingOp"); }
 HeapTuple SearchSysCache1(int cacheId, Datum key1) { STUB_UNREACHABLE("SearchSysCache1"); }
 void ReleaseSysCache(HeapTuple tuple) { STUB_UNREACHABLE("ReleaseSysCache"); }
