@@ -8,7 +8,8 @@
  * fixed-width keys compare as unsigned integers, CD_KEY_BYTES keys as
  * bytes, CD_KEY_COMPARATOR keys with the type's btree comparator under the
  * input collation (so under a nondeterministic collation 'ABC' finds
- * 'abc').  The moving state only ever calls the functions below.
+ * 'abc').  The moving state turns values into keys only through the
+ * functions below.
  *
  * Which structure holds a key type's keys is decided here, by the key
  * type alone (cd_moving_kind): a type whose encoding changes (say from

@@ -10,10 +10,9 @@
  * simplehash's status).  Byte keys: a linear-probing table of our own
  * below, 16-byte entries (the key's offset in the state's arena, its hash,
  * its count; count 0 marks an empty slot), where simplehash's entries would
- * take 24 bytes (its status byte pads them): measured with bench/window.py's
- * data, 7 interleaved runs, running frame over 1M md5 text values (245k
- * distinct) 476 ms with simplehash, 422 ms with this table; 1M-row sliding
- * frame 396 -> 374 ms; 200k rows 2-5% faster.  Both delete by shifting the
+ * take 24 bytes (its status byte pads them): about 11% faster on
+ * bench/window.py's md5 text frames (bench/README.md).  Both delete by
+ * shifting the
  * following entries back (simplehash: robin hood; ours: Knuth's algorithm
  * R), so a long sliding window that adds and removes keys forever leaves no
  * tombstones.  Neither shrinks by itself: a table less than 1/16 full is
@@ -740,9 +739,8 @@ cdmov_output_tree(CDMoving *m, Datum *values, uint32 n)
 			CHECK_FOR_INTERRUPTS();
 	}
 	Assert(i == n);
-	/* distinct by bytes, ordered by the collation */
-	if (m->kt->sort_on_output)
-		cd_sort_datums(values, i, (SortSupport) &m->kt->ssup);
+	/* comparator keys: the tree's order is the type's (no sort_on_output) */
+	Assert(!m->kt->sort_on_output);
 }
 
 Datum *

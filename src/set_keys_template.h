@@ -115,10 +115,8 @@ CDS_NAME(remove_present) (const void *a_, size_t na, void *b_, size_t nb)
  * how far the merge advanced; copying the window's other keys is harmless
  * while the gap between the read and the write positions is at least a
  * window (they land where later keys are written).  About one mispredicted
- * branch per key of b instead of one per key of a.  Measured on one group
- * of 10M distinct int4 (PostgreSQL 15, serial, median of 5-7): 35% of the
- * time was the key-at-a-time loop; with windows of 8 keys the query took
- * 690-703 ms, with 16 (a cache line of int4) 658-668 ms.
+ * branch per key of b instead of one per key of a (windows of 8 and 16
+ * keys measured: bench/README.md).
  *
  * When keys were dropped, the merged part moves down over the gap they
  * left (a memmove, much cheaper than a separate pass to find them first).
