@@ -18,4 +18,5 @@ inc=$("$PG_CONFIG" --includedir-server)
     "$here/fuzz_state.c" "$here/pgstub.c" \
     "$top/src/serialize.c" "$top/src/keypack.c" "$top/src/set.c" "$top/src/fixedset.c" \
     "$top/src/varset.c" "$top/src/policy.c" "$top/src/sort.c" "$top/src/key.c" "$top/src/errors.c" \
+    "$top/src/value_io.c" "$top/src/alloc.c" "$top/src/registry.c" \
     -o "$out"

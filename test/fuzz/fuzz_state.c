@@ -185,7 +185,7 @@ deserialize(const char *data, Size len)
 	const CDKeyType *kt;
 
 	cd_state_read_header(&buf, data, len, NULL, &h);
-	kt = cd_registry_keytype(NULL, h.typid, h.collation);
+	kt = cd_registry_keytype(stub_agg_fcinfo(), h.typid, h.collation);
 	return cd_set_deserialize(&buf, &h, kt, NULL);
 }
 
@@ -436,7 +436,7 @@ check_limits(void)
 		uint32		n;
 
 		CurrentMemoryContext = stub_cxt_query;
-		kt = cd_registry_keytype(NULL, cases[i].typid, InvalidOid);
+		kt = cd_registry_keytype(stub_agg_fcinfo(), cases[i].typid, InvalidOid);
 		/* the keys: untouched anonymous memory, all zero, costs no RAM */
 		maplen = CD_FIXED_HEADER_SIZE + (size_t) cases[i].n * kt->width;
 		set = mmap(NULL, maplen, PROT_READ | PROT_WRITE,

@@ -1,8 +1,10 @@
 /*
  * pgstub.c
- *	  The few PostgreSQL server functions that src/serialize.c, src/set.c,
- *	  src/sort.c and src/key.c call, for running them outside the server
- *	  (test/fuzz/fuzz_state.c).
+ *	  The PostgreSQL server functions that the codecs and sets of src/
+ *	  call, for running them outside the server (test/fuzz/fuzz_state.c).
+ *	  Only server functions are stubbed; the project's own modules are
+ *	  linked as they are (the registry finds the query's context through a
+ *	  fake Agg node: pgstub.h).
  *
  * - Memory: every chunk is malloc'd with a header whose last 8 bytes point
  *   to its MemoryContext, as the server's allocators do, so the inline
@@ -27,6 +29,7 @@
 #include "lib/stringinfo.h"
 #include "libpq/pqformat.h"
 #include "miscadmin.h"
+#include "nodes/execnodes.h"
 #include "nodes/memnodes.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
@@ -107,10 +110,41 @@ stub_init(void)
 	CurrentMemoryContext = stub_cxt_query;
 }
 
+FunctionCallInfo
+stub_agg_fcinfo(void)
+{
+	static EState estate;
+	static AggState aggstate;
+	static FmgrInfo flinfo;
+	static union
+	{
+		FunctionCallInfoBaseData fcinfo;
+		char		space[SizeForFunctionCallInfo(2)];
+	}			call;
+
+	estate.type = T_EState;
+	estate.es_query_cxt = stub_cxt_fn;
+	aggstate.ss.ps.type = T_AggState;
+	aggstate.ss.ps.state = &estate;
+	flinfo.fn_mcxt = stub_cxt_fn;
+	call.fcinfo.flinfo = &flinfo;
+	call.fcinfo.context = (Node *) &aggstate;
+	return &call.fcinfo;
+}
+
 long
 stub_live_chunks(MemoryContext c)
 {
 	return stub_context(c)->nchunks;
+}
+
+/* as the server's: called (newest first) when the context is reset */
+void
+MemoryContextRegisterResetCallback(MemoryContext context,
+								   MemoryContextCallback *cb)
+{
+	cb->next = context->reset_cbs;
+	context->reset_cbs = cb;
 }
 
 void
@@ -118,6 +152,13 @@ stub_reset(MemoryContext c)
 {
 	StubContext *s = stub_context(c);
 
+	while (c->reset_cbs != NULL)
+	{
+		MemoryContextCallback *cb = c->reset_cbs;
+
+		c->reset_cbs = cb->next;
+		cb->func(cb->arg);
+	}
 	while (s->head.next != &s->head)
 	{
 		StubChunk  *ch = s->head.next;
@@ -490,10 +531,15 @@ errhint(const char *fmt,...)
 	return 0;
 }
 
-/* ---- value_io.h: type references by name; no collations ---- */
+/* ---- the catalog, as value_io.c reads it: the types above, no collations ---- */
+
+#include "access/htup_details.h"
+#include "catalog/namespace.h"
+#include "catalog/pg_namespace.h"
+#include "nodes/pg_list.h"
+#include "nodes/value.h"
 
 #include "registry.h"
-#include "value_io.h"
 
 #if PG_VERSION_NUM >= 160000
 void
@@ -509,119 +555,122 @@ appendBinaryStringInfo(StringInfo str, const char *data, int datalen)
 	str->data[str->len] = '\0';
 }
 
-static void
-stub_send_cstring(StringInfo buf, const char *s)
+static Oid
+stub_namespace(const char *nspname)
 {
-	appendBinaryStringInfo(buf, s, (int) strlen(s) + 1);
+	if (strcmp(nspname, "pg_catalog") == 0)
+		return PG_CATALOG_NAMESPACE;
+	if (strcmp(nspname, "public") == 0)
+		return PG_PUBLIC_NAMESPACE;
+	return InvalidOid;
 }
 
-static const char *
-stub_recv_cstring(StringInfo buf)
+/* a pg_type tuple of a stub type (typnamespace and typname only) */
+HeapTuple
+SearchSysCache1(int cacheId, Datum key1)
 {
-	const char *s = buf->data + buf->cursor;
-	const char *end = memchr(s, '\0', buf->len - buf->cursor);
+	const StubType *t;
+	HeapTuple	tup;
+	HeapTupleHeader hdr;
+	Form_pg_type typ;
+	Size		hoff = MAXALIGN(SizeofHeapTupleHeader);
 
-	if (end == NULL || end - s >= NAMEDATALEN)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
-				 errmsg("invalid count_distinct state")));
-	buf->cursor += end - s + 1;
-	return s;
-}
-
-/* as value_io.c: built-in types (OIDs below 10000) by OID, others by name */
-void
-cd_send_type_ref(StringInfo buf, Oid typid)
-{
-	const StubType *t = stub_type(typid);
-
+	if (cacheId != TYPEOID)
+		return NULL;
+	t = stub_type(DatumGetObjectId(key1));
 	if (t == NULL)
-		elog(ERROR, "cache lookup failed for type %u", typid);
-	if (typid < 10000)
-	{
-		char		ref[5] = {1, (char) (typid >> 24), (char) (typid >> 16),
-		(char) (typid >> 8), (char) typid};
-
-		appendBinaryStringInfo(buf, ref, 5);
-		return;
-	}
-	appendStringInfoChar(buf, 2);
-	stub_send_cstring(buf, t->nspname);
-	stub_send_cstring(buf, t->typname);
-}
-
-Oid
-cd_recv_type_ref(StringInfo buf)
-{
-	int			kind = pq_getmsgbyte(buf);
-	const char *nspname;
-	const char *typname;
-
-	if (kind == 1)
-	{
-		Oid			typid = (Oid) pq_getmsgint(buf, 4);
-
-		if (typid >= 10000 || stub_type(typid) == NULL)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
-					 errmsg("invalid count_distinct state")));
-		return typid;
-	}
-	if (kind != 2)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
-				 errmsg("invalid count_distinct state")));
-	nspname = stub_recv_cstring(buf);
-	typname = stub_recv_cstring(buf);
-	for (const StubType *t = stub_types; t->typid != InvalidOid; t++)
-		if (strcmp(t->nspname, nspname) == 0 && strcmp(t->typname, typname) == 0)
-			return t->typid;
-	ereport(ERROR,
-			(errcode(ERRCODE_UNDEFINED_OBJECT),
-			 errmsg("type does not exist")));
-	return InvalidOid;
+		return NULL;
+	tup = palloc0(sizeof(HeapTupleData) + hoff + sizeof(FormData_pg_type));
+	hdr = (HeapTupleHeader) ((char *) tup + sizeof(HeapTupleData));
+	hdr->t_hoff = hoff;
+	tup->t_data = hdr;
+	typ = (Form_pg_type) GETSTRUCT(tup);
+	typ->typnamespace = stub_namespace(t->nspname);
+	strlcpy(NameStr(typ->typname), t->typname, NAMEDATALEN);
+	return tup;
 }
 
 void
-cd_send_collation_ref(StringInfo buf, Oid collation)
+ReleaseSysCache(HeapTuple tuple)
 {
-	if (OidIsValid(collation))
-		elog(ERROR, "stub: no collations");
-	appendStringInfoChar(buf, 0);
+	pfree(tuple);
+}
+
+/* the server's copy lives until the call's context is reset: here, per input */
+char *
+get_namespace_name(Oid nspid)
+{
+	const char *name = nspid == PG_CATALOG_NAMESPACE ? "pg_catalog" : "public";
+	char	   *copy = MemoryContextAlloc(stub_cxt_fn, strlen(name) + 1);
+
+	strcpy(copy, name);
+	return copy;
 }
 
 Oid
-cd_recv_collation_ref(StringInfo buf)
+get_namespace_oid(const char *nspname, bool missing_ok)
 {
-	int			kind = pq_getmsgbyte(buf);
+	return stub_namespace(nspname);
+}
 
-	if (kind == 0)
-		return InvalidOid;
-	if (kind == 1)
-		(void) pq_getmsgint(buf, 4);
-	else if (kind == 2)
-	{
-		(void) stub_recv_cstring(buf);
-		(void) stub_recv_cstring(buf);
-	}
-	else
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
-				 errmsg("invalid count_distinct state")));
-	ereport(ERROR,
-			(errcode(ERRCODE_UNDEFINED_OBJECT),
-			 errmsg("collation does not exist")));
+Oid
+GetSysCacheOid(int cacheId, AttrNumber oidcol, Datum key1, Datum key2,
+			   Datum key3, Datum key4)
+{
+	const char *typname = DatumGetCString(key1);
+	Oid			nspid = DatumGetObjectId(key2);
+
+	if (cacheId != TYPENAMENSP)
+		elog(ERROR, "stub: unexpected syscache %d", cacheId);
+	for (const StubType *t = stub_types; t->typid != InvalidOid; t++)
+		if (stub_namespace(t->nspname) == nspid && strcmp(t->typname, typname) == 0)
+			return t->typid;
 	return InvalidOid;
 }
 
-/* the query's key types: allocated per input, in the function context */
-const CDKeyType *
-cd_registry_keytype(FunctionCallInfo fcinfo, Oid typid, Oid collation)
+/* no collations */
+Oid
+get_collation_oid(List *collname, bool missing_ok)
 {
-	CDKeyType  *kt = MemoryContextAlloc(stub_cxt_fn, sizeof(CDKeyType));
+	return InvalidOid;
+}
 
-	cd_keytype_init(kt, typid, collation, stub_cxt_fn);
-	return kt;
+List *
+list_make2_impl(NodeTag t, ListCell datum1, ListCell datum2)
+{
+	return NIL;
+}
+
+String *
+makeString(char *str)
+{
+	return NULL;
+}
+
+char *
+pstrdup(const char *in)
+{
+	Size		len = strlen(in) + 1;
+	char	   *out = palloc(len);
+
+	memcpy(out, in, len);
+	return out;
+}
+
+int
+GetDatabaseEncoding(void)
+{
+	return PG_UTF8;
+}
+
+/* names: ASCII only here */
+bool
+pg_verify_mbstr(int encoding, const char *mbstr, int len, bool noError)
+{
+	for (int i = 0; i < len; i++)
+		if ((unsigned char) mbstr[i] >= 0x80 || mbstr[i] == '\0')
+			return false;
+	return true;
 }
 
 /* ---- the variable-size key path: never reached with the types above ---- */
@@ -629,30 +678,21 @@ cd_registry_keytype(FunctionCallInfo fcinfo, Oid typid, Oid collation)
 #define STUB_UNREACHABLE(name) \
 	do { fprintf(stderr, "stub: %s reached (variable-size path)\n", name); abort(); } while (0)
 
-int GetDatabaseEncoding(void) { STUB_UNREACHABLE("GetDatabaseEncoding"); }
-CDValueIO *cd_value_io_create(MemoryContext mcxt) { STUB_UNREACHABLE("cd_value_io_create"); }
 MemoryContext AllocSetContextCreateInternal(MemoryContext parent, const char *name, Size minContextSize, Size initBlockSize, Size maxBlockSize) { STUB_UNREACHABLE("AllocSetContextCreateInternal"); }
 void MemoryContextDelete(MemoryContext context) { STUB_UNREACHABLE("MemoryContextDelete"); }
 void MemoryContextReset(MemoryContext context) { STUB_UNREACHABLE("MemoryContextReset"); }
-void cd_value_send(StringInfo buf, CDValueIO *vio, Oid typid, Datum value) { STUB_UNREACHABLE("cd_value_send"); }
-Datum cd_value_recv(StringInfo buf, CDValueIO *vio, Oid typid, int32 typmod) { STUB_UNREACHABLE("cd_value_recv"); }
-void cd_with_database_encoding(void (*fn) (void *), void *arg) { STUB_UNREACHABLE("cd_with_database_encoding"); }
 Datum InputFunctionCall(FmgrInfo *flinfo, char *str, Oid typioparam, int32 typmod) { STUB_UNREACHABLE("InputFunctionCall"); }
 char *OutputFunctionCall(FmgrInfo *flinfo, Datum val) { STUB_UNREACHABLE("OutputFunctionCall"); }
 Datum ReceiveFunctionCall(FmgrInfo *flinfo, StringInfo buf, Oid typioparam, int32 typmod) { STUB_UNREACHABLE("ReceiveFunctionCall"); }
 bytea *SendFunctionCall(FmgrInfo *flinfo, Datum val) { STUB_UNREACHABLE("SendFunctionCall"); }
 void resetStringInfo(StringInfo str) { STUB_UNREACHABLE("resetStringInfo"); }
 void PrepareSortSupportFromOrderingOp(Oid orderingOp, SortSupport ssup) { STUB_UNREACHABLE("PrepareSortSupportFromOrderingOp"); }
-HeapTuple SearchSysCache1(int cacheId, Datum key1) { STUB_UNREACHABLE("SearchSysCache1"); }
-void ReleaseSysCache(HeapTuple tuple) { STUB_UNREACHABLE("ReleaseSysCache"); }
 void fmgr_info_cxt(Oid functionId, FmgrInfo *finfo, MemoryContext mcxt) { STUB_UNREACHABLE("fmgr_info_cxt"); }
 Oid getTypeIOParam(HeapTuple typeTuple) { STUB_UNREACHABLE("getTypeIOParam"); }
 bool get_collation_isdeterministic(Oid colloid) { STUB_UNREACHABLE("get_collation_isdeterministic"); }
 char *get_collation_name(Oid colloid) { STUB_UNREACHABLE("get_collation_name"); }
 bool lc_collate_is_c(Oid collation) { STUB_UNREACHABLE("lc_collate_is_c"); }
 struct varlena *pg_detoast_datum_packed(struct varlena *datum) { STUB_UNREACHABLE("pg_detoast_datum_packed"); }
-bool pg_verify_mbstr(int encoding, const char *mbstr, int len, bool noError) { STUB_UNREACHABLE("pg_verify_mbstr"); }
-char *pnstrdup(const char *in, Size len) { STUB_UNREACHABLE("pnstrdup"); }
 const char *pq_getmsgbytes(StringInfo msg, int datalen) { STUB_UNREACHABLE("pq_getmsgbytes"); }
 void pq_sendbytes(StringInfo buf, const char *data, int datalen) { STUB_UNREACHABLE("pq_sendbytes"); }
 
@@ -687,21 +727,48 @@ format_type_be(Oid type_oid)
 	return s;
 }
 
-/*
- * alloc.c's slot pool, for the harness: a slot is CD_SLOT_SIZE bytes that
- * the set code must never free or reallocate (it copies a growing set out).
- * Here each slot is a chunk of the query context, which the harness resets.
- */
-#include "alloc.h"
+/* value_io.c's value paths (composites, arrays, domains, leaves) */
+sigjmp_buf *PG_exception_stack = NULL;
+ErrorContextCallback *error_context_stack = NULL;
+void pg_re_throw(void) { STUB_UNREACHABLE("pg_re_throw"); }
+int ArrayGetNItems(int ndim, const int *dims) { STUB_UNREACHABLE("ArrayGetNItems"); }
+TupleDesc BlessTupleDesc(TupleDesc tupdesc) { STUB_UNREACHABLE("BlessTupleDesc"); }
+TupleDesc CreateTemplateTupleDesc(int natts) { STUB_UNREACHABLE("CreateTemplateTupleDesc"); }
+TupleDesc CreateTupleDescCopy(TupleDesc tupdesc) { STUB_UNREACHABLE("CreateTupleDescCopy"); }
+void DecrTupleDescRefCount(TupleDesc tupdesc) { STUB_UNREACHABLE("DecrTupleDescRefCount"); }
+int SetClientEncoding(int encoding) { STUB_UNREACHABLE("SetClientEncoding"); }
+int pg_get_client_encoding(void) { STUB_UNREACHABLE("pg_get_client_encoding"); }
+void TupleDescInitEntry(TupleDesc desc, AttrNumber attributeNumber, const char *attributeName, Oid oidtypeid, int32 typmod, int attdim) { STUB_UNREACHABLE("TupleDescInitEntry"); }
+void TupleDescInitEntryCollation(TupleDesc desc, AttrNumber attributeNumber, Oid collationid) { STUB_UNREACHABLE("TupleDescInitEntryCollation"); }
+void check_stack_depth(void) { STUB_UNREACHABLE("check_stack_depth"); }
+ArrayType *construct_empty_array(Oid elmtype) { STUB_UNREACHABLE("construct_empty_array"); }
+ArrayType *construct_md_array(Datum *elems, bool *nulls, int ndims, int *dims, int *lbs, Oid elmtype, int elmlen, bool elmbyval, char elmalign) { STUB_UNREACHABLE("construct_md_array"); }
+void deconstruct_array(ArrayType *array, Oid elmtype, int elmlen, bool elmbyval, char elmalign, Datum **elemsp, bool **nullsp, int *nelemsp) { STUB_UNREACHABLE("deconstruct_array"); }
+void domain_check(Datum value, bool isnull, Oid domainType, void **extra, MemoryContext mcxt) { STUB_UNREACHABLE("domain_check"); }
+Oid getBaseTypeAndTypmod(Oid typid, int32 *typmod) { STUB_UNREACHABLE("getBaseTypeAndTypmod"); }
+Oid get_element_type(Oid typid) { STUB_UNREACHABLE("get_element_type"); }
+char get_typtype(Oid typid) { STUB_UNREACHABLE("get_typtype"); }
+Datum heap_copy_tuple_as_datum(HeapTuple tuple, TupleDesc tupleDesc) { STUB_UNREACHABLE("heap_copy_tuple_as_datum"); }
+void heap_deform_tuple(HeapTuple tuple, TupleDesc tupleDesc, Datum *values, bool *isnull) { STUB_UNREACHABLE("heap_deform_tuple"); }
+HeapTuple heap_form_tuple(TupleDesc tupleDescriptor, Datum *values, bool *isnull) { STUB_UNREACHABLE("heap_form_tuple"); }
+void heap_freetuple(HeapTuple htup) { STUB_UNREACHABLE("heap_freetuple"); }
+TupleDesc lookup_rowtype_tupdesc(Oid type_id, int32 typmod) { STUB_UNREACHABLE("lookup_rowtype_tupdesc"); }
+struct varlena *pg_detoast_datum(struct varlena *datum) { STUB_UNREACHABLE("pg_detoast_datum"); }
 
-void *
-cd_alloc_resize(CDAlloc *a, void *chunk, Size used, Size size)
-{
-	return repalloc_huge(chunk, size);
-}
+/* alloc.c's Generation context: the harness's allocators use none */
+MemoryContext GenerationContextCreate(MemoryContext parent, const char *name, Size minContextSize, Size initBlockSize, Size maxBlockSize) { STUB_UNREACHABLE("GenerationContextCreate"); }
 
-void *
-cd_alloc_slot(CDAlloc *a)
+size_t
+strlcpy(char *dst, const char *src, size_t siz)
 {
-	return MemoryContextAlloc(a->aggcontext, CD_SLOT_SIZE);
+	size_t		len = strlen(src);
+
+	if (siz > 0)
+	{
+		size_t		n = len < siz - 1 ? len : siz - 1;
+
+		memcpy(dst, src, n);
+		dst[n] = '\0';
+	}
+	return len;
 }

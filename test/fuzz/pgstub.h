@@ -10,6 +10,7 @@
 
 #include <setjmp.h>
 
+#include "fmgr.h"
 #include "utils/palloc.h"
 
 /* port.h maps these to libpgport, which the harness does not link */
@@ -39,6 +40,13 @@ extern MemoryContext stub_cxt_query;
 extern MemoryContext stub_cxt_fn;
 extern sigjmp_buf *stub_error_jmp;
 extern int	stub_last_sqlstate;
+
+/*
+ * A call as an aggregate's: fcinfo->context is an Agg node whose query
+ * context is stub_cxt_fn (reset per input, which calls the registry's reset
+ * callbacks, as the end of a query does).
+ */
+extern FunctionCallInfo stub_agg_fcinfo(void);
 
 extern void stub_init(void);
 extern void stub_reset(MemoryContext c);
