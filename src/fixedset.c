@@ -87,19 +87,8 @@ run_ops(int width)
 	}
 }
 
-static inline CDFixedSet *
-as_fixed(CDSet *set)
-{
-	Assert(set->kind == CD_SET_FIXED);
-	return (CDFixedSet *) set;
-}
-
-static inline const CDFixedSet *
-as_fixed_c(const CDSet *set)
-{
-	Assert(set->kind == CD_SET_FIXED);
-	return (const CDFixedSet *) set;
-}
+#define as_fixed(set)	((CDFixedSet *) cd_set_as((set), CD_SET_FIXED))
+#define as_fixed_c(set) ((const CDFixedSet *) cd_set_as((set), CD_SET_FIXED))
 
 /* The most keys a set can hold: counts are uint32, one huge allocation. */
 static inline Size
@@ -248,8 +237,8 @@ fixed_compact(CDSet *set)
 		else
 			nnew = ops->merge_unique_into(keys, nsorted, scratch, ntail) -
 				nsorted;
-		cd_note_seen(set, ntail, nnew);
-		cd_note_tail(set, nappended, nnew);
+		cd_note_tail(set, CD_SET_TAIL_SEEN, ntail, nnew);
+		cd_note_tail(set, CD_SET_TAIL_DUPS, nappended, nnew);
 		ntail = nnew;
 	}
 
@@ -397,10 +386,7 @@ static void
 fixed_reader(const CDSet *set, CDKeyReader *r)
 {
 	Assert(set->nall == set->nsorted);
-	memset(r, 0, sizeof(CDKeyReader));
-	r->next_fixed = read_fixed;
-	r->source = set;
-	r->count = set->nsorted;
+	cd_key_reader_init(r, set, set->nsorted, read_fixed, NULL);
 }
 
 static void
@@ -422,9 +408,7 @@ fixed_build(const CDKeyType *kt, MemoryContext mcxt, uint32 n, Size bytes,
 {
 	CDFixedSet *fs = create_sized(kt, mcxt, n);
 
-	memset(w, 0, sizeof(CDKeyWriter));
-	w->put_fixed = put_fixed;
-	w->target = fs;
+	cd_key_writer_init(w, fs, put_fixed, NULL);
 	return (CDSet *) fs;
 }
 

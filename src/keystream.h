@@ -52,6 +52,30 @@ struct CDKeyWriter
 	void	   *target;
 };
 
+/* A reader of count keys of source (one of the two functions set). */
+static inline void
+cd_key_reader_init(CDKeyReader *r, const void *source, uint32 count,
+				   uint32 (*next_fixed) (CDKeyReader *, uint64 *, uint32),
+				   const char *(*next_bytes) (CDKeyReader *, Size *))
+{
+	r->next_fixed = next_fixed;
+	r->next_bytes = next_bytes;
+	r->source = source;
+	r->pos = 0;
+	r->count = count;
+}
+
+/* A writer into target (one of the two functions set). */
+static inline void
+cd_key_writer_init(CDKeyWriter *w, void *target,
+				   void (*put_fixed) (CDKeyWriter *, const uint64 *, uint32),
+				   void (*put_bytes) (CDKeyWriter *, const char *, Size))
+{
+	w->put_fixed = put_fixed;
+	w->put_bytes = put_bytes;
+	w->target = target;
+}
+
 /* The keys of a fixed-width stream a batch may hold. */
 #define CD_KEY_BATCH	128
 

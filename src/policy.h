@@ -137,24 +137,19 @@ cd_pow2_chunks(const CDSet *set, Size header, Size room)
 		header + room <= CD_ALLOC_CHUNK_LIMIT;
 }
 
-/* After a compaction: of appended tail keys, kept were new; mark the set. */
+/*
+ * After a compaction, of total tail keys only kept were new: set flag
+ * (CD_SET_TAIL_DUPS for the appended keys, CD_SET_TAIL_SEEN for the tail's
+ * distinct keys against the sorted part) if more than 1/CD_TAIL_SHARE were
+ * not, else clear it.
+ */
 static inline void
-cd_note_tail(CDSet *set, Size appended, Size kept)
+cd_note_tail(CDSet *set, uint8 flag, Size total, Size kept)
 {
-	if ((appended - kept) * CD_TAIL_SHARE > appended)
-		set->flags |= CD_SET_TAIL_DUPS;
+	if ((total - kept) * CD_TAIL_SHARE > total)
+		set->flags |= flag;
 	else
-		set->flags &= ~CD_SET_TAIL_DUPS;
-}
-
-/* ... and of distinct tail keys, kept were not in the sorted part. */
-static inline void
-cd_note_seen(CDSet *set, Size distinct, Size kept)
-{
-	if ((distinct - kept) * CD_TAIL_SHARE > distinct)
-		set->flags |= CD_SET_TAIL_SEEN;
-	else
-		set->flags &= ~CD_SET_TAIL_SEEN;
+		set->flags &= ~flag;
 }
 
 /* Should merging src (srcsize) into dst (dstsize) append src's keys? */

@@ -141,6 +141,14 @@ cd_set_ops(const CDSet *set)
 	return cd_set_kinds[set->kind];
 }
 
+/* set, which must be of the given kind, as its representation's struct */
+static inline void *
+cd_set_as(const CDSet *set, CDSetKind kind)
+{
+	Assert(set->kind == kind);
+	return (void *) set;
+}
+
 /* The set a writer from CDSetOps.build filled. */
 static inline CDSet *
 cd_set_written(const CDKeyWriter *w)

@@ -44,19 +44,8 @@ static const CDDeferRule var_defer = {8, SIZE_MAX};
 	((Size) Min((uint64) (MaxAllocHugeSize - CD_VAR_HEADER_SIZE), \
 				(UINT64CONST(1) << 48) - 1))
 
-static inline CDVarSet *
-as_var(CDSet *set)
-{
-	Assert(set->kind == CD_SET_VAR);
-	return (CDVarSet *) set;
-}
-
-static inline const CDVarSet *
-as_var_c(const CDSet *set)
-{
-	Assert(set->kind == CD_SET_VAR);
-	return (const CDVarSet *) set;
-}
+#define as_var(set)		((CDVarSet *) cd_set_as((set), CD_SET_VAR))
+#define as_var_c(set)	((const CDVarSet *) cd_set_as((set), CD_SET_VAR))
 
 /* Bytes allocated for data. */
 static inline Size
@@ -365,6 +354,29 @@ unique_tail(const CDKeyType *kt, CDVarItem *items, Size ntail, char *packed,
 	return nuniq;
 }
 
+/* An aligned buffer for one key's image, grown as needed. */
+typedef struct ImageBuf
+{
+	char	   *buf;
+	Size		size;
+} ImageBuf;
+
+/* index_entry for a key of the sorted part, its image in img (comparator) */
+static inline void
+index_sorted_entry(const CDKeyType *kt, CDVarItem *item, const char *key,
+				   Size len, ImageBuf *img)
+{
+	if (kt->encoding != CD_KEY_BYTES && img->size < Max(len, sizeof(Datum)))
+	{
+		if (img->buf)
+			pfree(img->buf);
+		img->size = Max(Max(len, sizeof(Datum)), 2 * img->size);
+		img->buf = MemoryContextAllocExtended(CurrentMemoryContext, img->size,
+											  MCXT_ALLOC_HUGE);
+	}
+	index_entry(kt, item, key, len, img->buf, false);
+}
+
 /*
  * Merge the nuniq sorted, distinct items (none of them in the sorted part
  * twice) into the sorted part: the sorted part moves to the end of the
@@ -388,8 +400,7 @@ merge_tail(CDVarSet *set, CDVarItem *items, Size nuniq)
 	Size		count = 0;
 	CDVarItem	cur = {0};		/* the sorted part's current entry */
 	bool		have_cur = false;
-	char	   *img = NULL;		/* its aligned image (comparator) */
-	Size		imgsize = 0;
+	ImageBuf	img = {0};		/* its aligned image (comparator) */
 
 	memmove(set->data + next, set->data, set->sortedbytes);
 	while (next < end || have_cur || s < nuniq)
@@ -403,15 +414,7 @@ merge_tail(CDVarSet *set, CDVarItem *items, Size nuniq)
 
 			curpos = next;
 			key = read_entry(set->data, &next, &len);
-			if (kt->encoding != CD_KEY_BYTES && imgsize < Max(len, sizeof(Datum)))
-			{
-				if (img)
-					pfree(img);
-				imgsize = Max(Max(len, sizeof(Datum)), 2 * imgsize);
-				img = MemoryContextAllocExtended(CurrentMemoryContext, imgsize,
-												 MCXT_ALLOC_HUGE);
-			}
-			index_entry(kt, &cur, key, len, img, false);
+			index_sorted_entry(kt, &cur, key, len, &img);
 			have_cur = true;
 		}
 
@@ -446,8 +449,8 @@ merge_tail(CDVarSet *set, CDVarItem *items, Size nuniq)
 	w += next - run;
 	set->used = set->sortedbytes = w;
 	set->nall = set->nsorted = count;
-	if (img)
-		pfree(img);
+	if (img.buf)
+		pfree(img.buf);
 }
 
 /*
@@ -517,7 +520,7 @@ var_compact(CDSet *s)
 		uint32		nsorted = set->nsorted;
 
 		merge_tail(set, t.items, nuniq);
-		cd_note_tail(s, ntail, set->nsorted - nsorted);
+		cd_note_tail(s, CD_SET_TAIL_DUPS, ntail, set->nsorted - nsorted);
 	}
 	free_tail(&t);
 }
@@ -539,8 +542,7 @@ var_count(const CDSet *s)
 	Size		i = 0;
 	CDVarItem	cur = {0};
 	bool		have_cur = false;
-	char	   *img = NULL;
-	Size		imgsize = 0;
+	ImageBuf	img = {0};
 
 	if (set->nall == set->nsorted)
 		return set->nsorted;
@@ -559,15 +561,7 @@ var_count(const CDSet *s)
 				nnew += nuniq - i;
 				break;
 			}
-			if (kt->encoding != CD_KEY_BYTES && imgsize < Max(len, sizeof(Datum)))
-			{
-				if (img)
-					pfree(img);
-				imgsize = Max(Max(len, sizeof(Datum)), 2 * imgsize);
-				img = MemoryContextAllocExtended(CurrentMemoryContext, imgsize,
-												 MCXT_ALLOC_HUGE);
-			}
-			index_entry(kt, &cur, key, len, img, false);
+			index_sorted_entry(kt, &cur, key, len, &img);
 			have_cur = true;
 		}
 		c = compare_items(kt, &cur, &t.items[i], false);
@@ -581,8 +575,8 @@ var_count(const CDSet *s)
 		if ((i & 0xFFFF) == 0xFFFF)
 			CHECK_FOR_INTERRUPTS();
 	}
-	if (img)
-		pfree(img);
+	if (img.buf)
+		pfree(img.buf);
 	free_tail(&t);
 	return set->nsorted + (uint32) nnew;
 }
@@ -637,10 +631,7 @@ static void
 var_reader(const CDSet *set, CDKeyReader *r)
 {
 	Assert(set->nall == set->nsorted);
-	memset(r, 0, sizeof(CDKeyReader));
-	r->next_bytes = read_bytes;
-	r->source = set;
-	r->count = set->nsorted;
+	cd_key_reader_init(r, set, set->nsorted, NULL, read_bytes);
 }
 
 static void
@@ -660,9 +651,7 @@ var_build(const CDKeyType *kt, MemoryContext mcxt, uint32 n, Size bytes,
 {
 	CDVarSet   *set = create_sized(kt, mcxt, bytes, false);
 
-	memset(w, 0, sizeof(CDKeyWriter));
-	w->put_bytes = put_bytes;
-	w->target = set;
+	cd_key_writer_init(w, set, NULL, put_bytes);
 	return (CDSet *) set;
 }
 
