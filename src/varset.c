@@ -235,12 +235,16 @@ static CDSet *
 var_add_value(CDSet *set, Datum value, CDAlloc *alloc)
 {
 	CDVarSet   *vs = as_var(set);
+	const CDKeyType *kt = set->kt;
 	Datum		detoasted;
-	Size		len = cd_varkey_size(set->kt, value, &detoasted);
+	Size		len = cd_varkey_size(kt, value, &detoasted);
+	char	   *dst;
 
 	if (len > MaxAllocSize)
 		cd_error_value_too_large(len);
-	cd_varkey_write(set->kt, detoasted, append_entry(&vs, len, alloc));
+	/* may move the set: set is not to be read after this */
+	dst = append_entry(&vs, len, alloc);
+	cd_varkey_write(kt, detoasted, dst);
 	return (CDSet *) vs;
 }
 
