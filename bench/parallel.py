@@ -13,7 +13,7 @@ any server with the extension installed (`--server-log FILE` for part 2).
    forced workers (parallel_setup_cost = parallel_tuple_cost = 0,
    min_parallel_table_scan_size = 0) and with the planner's default costs at
    max_parallel_workers_per_gather = 2 (the plan it chose is recorded).
-2. Serialized state sizes: cd_serialize logs at DEBUG2 one line per state
+2. Serialized state sizes: cd_state_write (serialize.c) logs at DEBUG2 one line per state
    ("count_distinct: N keys of W bytes serialized into B bytes"); a forced
    parallel count_distinct runs with log_min_messages = debug2 (workers
    inherit it) and the lines it added to the server log are summed.
@@ -161,7 +161,7 @@ def _walk(node):
 
 def serialized_sizes(pg, logfile, t, query):
     """Run query (forced parallel) with log_min_messages = debug2 and sum the
-    cd_serialize lines it added to the server log."""
+    cd_state_write lines it added to the server log."""
     start = os.path.getsize(logfile)
     ex = pg.explain(query, {**FORCED, "log_min_messages": "debug2"})
     time.sleep(0.2)
@@ -602,7 +602,7 @@ def main():
     out += ["", "## 2. Serialized state sizes (forced 2 workers)", ""]
     if ser:
         out += ["One line per serialized partial state (each worker's and the leader's, per group) "
-                "from `cd_serialize` at DEBUG2, summed. Raw = keys x width; for byte keys (width 0) "
+                "from `cd_state_write` at DEBUG2, summed. Raw = keys x width; for byte keys (width 0) "
                 "raw is the former form, 4-byte length + bytes per key, estimated as keys x (4 + "
                 "average `octet_length`) (every row's value is distinct in these shapes).", "",
                 "| shape | type | rows | states | keys | width | raw bytes | serialized bytes | raw / serialized |",
