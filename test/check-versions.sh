@@ -7,7 +7,7 @@
 #   - sql/count_distinct--X.Y.Z.sql exists and is the only install script,
 #     and names that version in its first line;
 #   - README.md: the version shown after ALTER EXTENSION ... UPDATE, and the
-#     install script, update script and PGXN zip names it mentions;
+#     install script, update script, PGXN zip and .deb names it mentions;
 #   - Makefile: UPDATE_FROM lists only earlier versions, each with an update
 #     source (sql/update/FROM.sql, or 3.0.x.sql for 3.0.*), every update
 #     source is used, and every earlier version in CHANGELOG.md from 2.0.0 on
@@ -94,7 +94,8 @@ if [ -f README.md ]; then
     for w in $(sed -n 's/.*extversion FROM pg_extension.*--[[:space:]]*\([0-9][0-9.]*[0-9]\).*/\1/p' README.md) \
              $(grep -oE 'count_distinct--([0-9]+\.[0-9]+\.[0-9]+|OLD)(--[0-9]+\.[0-9]+\.[0-9]+)?\.sql' README.md \
                  | sed -E 's/\.sql$//; s/.*--//') \
-             $(grep -oE 'count_distinct-[0-9]+\.[0-9]+\.[0-9]+\.zip' README.md | sed -E 's/.*-//; s/\.zip$//'); do
+             $(grep -oE 'count_distinct-[0-9]+\.[0-9]+\.[0-9]+\.zip' README.md | sed -E 's/.*-//; s/\.zip$//') \
+             $(grep -oE 'count-distinct_[0-9]+\.[0-9]+\.[0-9]+-' README.md | sed -E 's/.*_//; s/-$//'); do
         [ "$w" = "$v" ] || { bad "README.md mentions version $w where the current one belongs"; continue; }
         ok "README.md mentions $w"
     done
