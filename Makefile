@@ -1,20 +1,23 @@
 # count_distinct: PGXS build
+# $(srcdir) (set by PGXS) is "." here, or the source tree in a VPATH build
+# (pg_buildext, for the Debian package: make -f SRC/Makefile VPATH=SRC in
+# build-NN/): paths into the tree go through it
 EXTENSION    = count_distinct
-EXTVERSION   = $(shell grep default_version $(EXTENSION).control | sed -e "s/default_version[[:space:]]*=[[:space:]]*'\([^']*\)'/\1/")
+EXTVERSION   = $(shell grep default_version $(srcdir)/$(EXTENSION).control | sed -e "s/default_version[[:space:]]*=[[:space:]]*'\([^']*\)'/\1/")
 
 MODULE_big   = count_distinct
-OBJS         = $(patsubst %.c,%.o,$(wildcard src/*.c))
+OBJS         = $(patsubst $(srcdir)/%.c,%.o,$(wildcard $(srcdir)/src/*.c))
 # the install script, and update scripts built from it (sql/update/)
 UPDATE_FROM  = 2.0.0 3.0.0 3.0.1 3.0.2 4.0.0
 DATA_built   = $(foreach v,$(UPDATE_FROM),sql/$(EXTENSION)--$(v)--$(EXTVERSION).sql)
-DATA         = $(filter-out $(DATA_built),$(wildcard sql/*--*.sql))
+DATA         = $(filter-out $(DATA_built),$(patsubst $(srcdir)/%,%,$(wildcard $(srcdir)/sql/*--*.sql)))
 
-TESTS        = $(wildcard test/sql/*.sql)
-REGRESS      = $(patsubst test/sql/%.sql,%,$(TESTS))
-REGRESS_OPTS = --inputdir=test --load-extension=$(EXTENSION)
+TESTS        = $(wildcard $(srcdir)/test/sql/*.sql)
+REGRESS      = $(patsubst $(srcdir)/test/sql/%.sql,%,$(TESTS))
+REGRESS_OPTS = --inputdir=$(srcdir)/test --load-extension=$(EXTENSION)
 
 # src/pg13: headers PostgreSQL 13 lacks (searched after the server's)
-PG_CPPFLAGS  = -Werror -Wall -Wmissing-prototypes -idirafter src/pg13
+PG_CPPFLAGS  = -Werror -Wall -Wmissing-prototypes -idirafter $(srcdir)/src/pg13
 EXTRA_CLEAN  = dist results regression.diffs regression.out
 
 PG_CONFIG   ?= pg_config
@@ -22,14 +25,19 @@ PGXS        := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
 # PGXS does not track header dependencies: rebuild everything when one changes
-$(OBJS): $(wildcard src/*.h)
+$(OBJS): $(wildcard $(srcdir)/src/*.h)
+
+# a VPATH build writes objects and update scripts into subdirectories
+ifneq ($(abspath $(srcdir)),$(CURDIR))
+$(shell mkdir -p src sql)
+endif
 
 # Update script FROM--EXTVERSION: sql/update/FROM.sql (3.0.x.sql for 3.0.*)
 # around the install script
 update_source = sql/update/$(if $(filter 3.0.%,$(1)),3.0.x,$(1)).sql
 define update_rule
-sql/$(EXTENSION)--$(1)--$(EXTVERSION).sql: $(call update_source,$(1)) sql/$(EXTENSION)--$(EXTVERSION).sql sql/update/build.sh
-	$$(SHELL) sql/update/build.sh $(1) $(EXTVERSION) $(call update_source,$(1)) sql/$(EXTENSION)--$(EXTVERSION).sql >$$@.tmp || { rm -f $$@.tmp; exit 1; }
+sql/$(EXTENSION)--$(1)--$(EXTVERSION).sql: $(addprefix $(srcdir)/,$(call update_source,$(1)) sql/$(EXTENSION)--$(EXTVERSION).sql sql/update/build.sh)
+	(cd $(srcdir) && $$(SHELL) sql/update/build.sh $(1) $(EXTVERSION) $(call update_source,$(1)) sql/$(EXTENSION)--$(EXTVERSION).sql) >$$@.tmp || { rm -f $$@.tmp; exit 1; }
 	mv $$@.tmp $$@
 endef
 $(foreach v,$(UPDATE_FROM),$(eval $(call update_rule,$(v))))
