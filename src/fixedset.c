@@ -291,6 +291,7 @@ fixed_count(const CDSet *set)
 	const CDRunOps *ops;
 	Size		width = fs->extra;
 	Size		ntail = fs->nall - fs->nsorted;
+	uint64		stackbuf[64];
 	char	   *copy;
 	void	   *sorted;
 	Size		nnew;
@@ -298,14 +299,20 @@ fixed_count(const CDSet *set)
 	if (ntail == 0)
 		return fs->nsorted;
 	ops = run_ops(width);
-	copy = MemoryContextAllocExtended(CurrentMemoryContext, 2 * ntail * width,
-									  MCXT_ALLOC_HUGE);
+	/* the tail and the sort's scratch: on the stack for small tails */
+	if (2 * ntail * width <= sizeof(stackbuf))
+		copy = (char *) stackbuf;
+	else
+		copy = MemoryContextAllocExtended(CurrentMemoryContext,
+										  2 * ntail * width, MCXT_ALLOC_HUGE);
 	memcpy(copy, (const char *) fs->keys + (Size) fs->nsorted * width,
 		   ntail * width);
 	sorted = cd_sort_keys(copy, copy + ntail * width, ntail, width);
 	nnew = ops->unique(sorted, sorted, ntail);
-	nnew = ops->remove_present(fs->keys, fs->nsorted, sorted, nnew);
-	pfree(copy);
+	if (fs->nsorted > 0)
+		nnew = ops->remove_present(fs->keys, fs->nsorted, sorted, nnew);
+	if (copy != (char *) stackbuf)
+		pfree(copy);
 	return fs->nsorted + (uint32) nnew;
 }
 

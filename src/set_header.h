@@ -46,7 +46,11 @@ typedef enum CDSetKind
 #define CD_SET_TAIL_DUPS		0x04
 /* allocated where chunks have no power-of-two sizes (alloc.h) */
 #define CD_SET_FINE_GRAINED		0x08
-/* sized by the allocator's hint for new sets (alloc.h: var_first) */
+/*
+ * sized by the allocator's hint for new sets (alloc.h: var_first) and still
+ * small enough that growing updates the hint: adding may need the
+ * allocator (needs_alloc); cleared once that no longer holds
+ */
 #define CD_SET_HINTED			0x10
 
 /*
@@ -94,7 +98,7 @@ typedef struct CDSetOps
 
 	/* a new, empty set for one group */
 	CDSet	   *(*create) (const CDKeyType *kt, CDAlloc *alloc);
-	/* does adding a value need the allocator? */
+	/* does adding a value need the allocator?  (false unless CD_SET_HINTED) */
 	bool		(*needs_alloc) (const CDSet *set);
 	/* add one non-NULL value (may move the set) */
 	CDSet	   *(*add_value) (CDSet *set, Datum value, CDAlloc *alloc);

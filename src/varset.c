@@ -162,7 +162,8 @@ var_create(const CDKeyType *kt, CDAlloc *alloc)
 	if ((++alloc->var_created & 15) == 0)
 		alloc->var_first = total - MAXALIGN((total - CD_SET_FIRST_ALLOC) / 16);
 	set = init_header(MemoryContextAlloc(alloc->mcxt, total), kt,
-					  CD_SET_FINE_GRAINED | CD_SET_HINTED, total);
+					  CD_SET_FINE_GRAINED |
+					  (total < CD_VAR_FIRST_MAX ? CD_SET_HINTED : 0), total);
 	alloc->var_newest = set;
 	return (CDSet *) set;
 }
@@ -187,6 +188,8 @@ resize_data(CDVarSet *set, Size datasize, CDAlloc *alloc)
 
 	set = cd_alloc_resize(alloc, set, CD_VAR_HEADER_SIZE + set->used, total);
 	var_set_size(set, total - CD_VAR_HEADER_SIZE);
+	if (total >= CD_VAR_FIRST_MAX)
+		set->flags &= ~CD_SET_HINTED;	/* past the hint's sizes for good */
 	/* the next new group will likely need as much (alloc.h) */
 	if (newest)
 	{
@@ -264,7 +267,7 @@ emit(char *data, Size *w, const char *key, Size len)
  * comparator on the types' abbreviated keys first (if abbrev and the type
  * has them), else on the full values.
  */
-static inline int
+static pg_attribute_always_inline int
 compare_items(const CDKeyType *kt, const CDVarItem *a, const CDVarItem *b,
 			  bool abbrev)
 {
@@ -282,7 +285,7 @@ compare_items(const CDKeyType *kt, const CDVarItem *a, const CDVarItem *b,
  * for the comparator, an aligned copy of its image at img (room for len
  * bytes, MAXALIGNed) and, if abbrev, its abbreviated key.
  */
-static inline void
+static pg_attribute_always_inline void
 index_entry(const CDKeyType *kt, CDVarItem *item, const char *key, Size len,
 			char *img, bool abbrev)
 {
