@@ -1,10 +1,12 @@
-/* count_distinct 4.1.0 */
+/* count_distinct 4.2.0 */
 
 /*
- * The update scripts (count_distinct--OLD--4.1.0.sql) are built from this
+ * The update scripts (count_distinct--OLD--4.2.0.sql) are built from this
  * file (see sql/update/): every object here is created with CREATE OR
- * REPLACE, so that the same statements also bring an existing catalog of an
- * older version up to this one.
+ * REPLACE, or, for objects that have no such statement (the distinct_set
+ * type, its operators and operator classes), only if it does not exist yet,
+ * so that the same statements also bring an existing catalog of an older
+ * version up to this one.
  */
 
 -- complain if script is sourced in psql, rather than via CREATE EXTENSION
@@ -433,3 +435,327 @@ $fn$;
  */
 SELECT count_distinct_declare_builtin_types()
 WHERE EXISTS (SELECT FROM pg_extension WHERE extname = 'citus');
+
+/* ------------------------------------------------------------------------
+ * distinct_set: a stored, exact set of values of one element type (see the
+ * README, "Stored sets", and src/dset.h for the format).
+ *
+ * CREATE TYPE, CREATE OPERATOR and CREATE OPERATOR CLASS have no OR REPLACE:
+ * they run only where the object does not exist yet, so that this script
+ * still runs over an existing catalog (the update scripts, sql/update/).
+ * ------------------------------------------------------------------------
+ */
+DO $$
+BEGIN
+    IF NOT EXISTS (SELECT FROM pg_type
+                   WHERE typname = 'distinct_set'
+                     AND typnamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema())) THEN
+        CREATE TYPE distinct_set;
+    END IF;
+END
+$$;
+
+CREATE OR REPLACE FUNCTION distinct_set_in(cstring)
+    RETURNS distinct_set
+    AS 'MODULE_PATHNAME', 'distinct_set_in'
+    LANGUAGE C STABLE STRICT PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION distinct_set_out(distinct_set)
+    RETURNS cstring
+    AS 'MODULE_PATHNAME', 'distinct_set_out'
+    LANGUAGE C STABLE STRICT PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION distinct_set_recv(internal)
+    RETURNS distinct_set
+    AS 'MODULE_PATHNAME', 'distinct_set_recv'
+    LANGUAGE C STABLE STRICT PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION distinct_set_send(distinct_set)
+    RETURNS bytea
+    AS 'MODULE_PATHNAME', 'distinct_set_send'
+    LANGUAGE C STABLE STRICT PARALLEL SAFE;
+
+/*
+ * STORAGE = external: packed keys hardly compress (measured: see the
+ * README), and an uncompressed out-of-line value lets cardinality() read
+ * its header alone.
+ */
+DO $$
+BEGIN
+    IF NOT (SELECT typisdefined FROM pg_type
+            WHERE typname = 'distinct_set'
+              AND typnamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema())) THEN
+        CREATE TYPE distinct_set (
+            INPUT = distinct_set_in,
+            OUTPUT = distinct_set_out,
+            RECEIVE = distinct_set_recv,
+            SEND = distinct_set_send,
+            INTERNALLENGTH = VARIABLE,
+            ALIGNMENT = int4,
+            STORAGE = external
+        );
+    END IF;
+END
+$$;
+
+/* build */
+CREATE OR REPLACE FUNCTION distinct_set_agg_final(internal)
+    RETURNS distinct_set
+    AS 'MODULE_PATHNAME', 'distinct_set_agg_final'
+    LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+/* the state and support functions of count_distinct (SSPACE: see there) */
+CREATE OR REPLACE AGGREGATE distinct_set_agg(anyelement) (
+    SFUNC = count_distinct_append,
+    STYPE = internal,
+    SSPACE = 88,
+    FINALFUNC = distinct_set_agg_final,
+    FINALFUNC_MODIFY = SHAREABLE,
+    COMBINEFUNC = count_distinct_combine,
+    SERIALFUNC = count_distinct_serial,
+    DESERIALFUNC = count_distinct_deserial,
+    PARALLEL = SAFE
+);
+
+CREATE OR REPLACE FUNCTION distinct_set(anyarray)
+    RETURNS distinct_set
+    AS 'MODULE_PATHNAME', 'distinct_set_from_array'
+    LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+/* read */
+CREATE OR REPLACE FUNCTION cardinality(distinct_set)
+    RETURNS bigint
+    AS 'MODULE_PATHNAME', 'distinct_set_cardinality'
+    LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION distinct_set_to_array(distinct_set, anyelement)
+    RETURNS anyarray
+    AS 'MODULE_PATHNAME', 'distinct_set_to_array'
+    LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION distinct_set_values(distinct_set, anyelement)
+    RETURNS SETOF anyelement
+    AS 'MODULE_PATHNAME', 'distinct_set_values'
+    LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION distinct_set_contains(distinct_set, anyelement)
+    RETURNS boolean
+    AS 'MODULE_PATHNAME', 'distinct_set_contains'
+    LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+/* combine */
+CREATE OR REPLACE FUNCTION distinct_set_union(distinct_set, distinct_set)
+    RETURNS distinct_set
+    AS 'MODULE_PATHNAME', 'distinct_set_union'
+    LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION distinct_set_intersect(distinct_set, distinct_set)
+    RETURNS distinct_set
+    AS 'MODULE_PATHNAME', 'distinct_set_intersect'
+    LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION distinct_set_except(distinct_set, distinct_set)
+    RETURNS distinct_set
+    AS 'MODULE_PATHNAME', 'distinct_set_except'
+    LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION distinct_set_contains_set(distinct_set, distinct_set)
+    RETURNS boolean
+    AS 'MODULE_PATHNAME', 'distinct_set_contains_set'
+    LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION distinct_set_contained(distinct_set, distinct_set)
+    RETURNS boolean
+    AS 'MODULE_PATHNAME', 'distinct_set_contained'
+    LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION distinct_set_overlaps(distinct_set, distinct_set)
+    RETURNS boolean
+    AS 'MODULE_PATHNAME', 'distinct_set_overlaps'
+    LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+/* union and intersection aggregates: the state serializes as a set */
+CREATE OR REPLACE FUNCTION distinct_set_union_append(internal, distinct_set)
+    RETURNS internal
+    AS 'MODULE_PATHNAME', 'distinct_set_union_append'
+    LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION distinct_set_union_combine(internal, internal)
+    RETURNS internal
+    AS 'MODULE_PATHNAME', 'distinct_set_union_combine'
+    LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION distinct_set_union_final(internal)
+    RETURNS distinct_set
+    AS 'MODULE_PATHNAME', 'distinct_set_union_final'
+    LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION distinct_set_agg_serial(internal)
+    RETURNS bytea
+    AS 'MODULE_PATHNAME', 'distinct_set_agg_serial'
+    LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION distinct_set_union_deserial(bytea, internal)
+    RETURNS internal
+    AS 'MODULE_PATHNAME', 'distinct_set_union_deserial'
+    LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION distinct_set_intersect_append(internal, distinct_set)
+    RETURNS internal
+    AS 'MODULE_PATHNAME', 'distinct_set_intersect_append'
+    LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION distinct_set_intersect_combine(internal, internal)
+    RETURNS internal
+    AS 'MODULE_PATHNAME', 'distinct_set_intersect_combine'
+    LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION distinct_set_intersect_final(internal)
+    RETURNS distinct_set
+    AS 'MODULE_PATHNAME', 'distinct_set_intersect_final'
+    LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION distinct_set_intersect_deserial(bytea, internal)
+    RETURNS internal
+    AS 'MODULE_PATHNAME', 'distinct_set_intersect_deserial'
+    LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+/*
+ * SSPACE: the state struct and its first stack of runs; the runs come with
+ * the first set.  The final functions merge the union's stack in place and
+ * leave the state valid for more rows.
+ */
+CREATE OR REPLACE AGGREGATE distinct_set_union_agg(distinct_set) (
+    SFUNC = distinct_set_union_append,
+    STYPE = internal,
+    SSPACE = 400,
+    FINALFUNC = distinct_set_union_final,
+    FINALFUNC_MODIFY = READ_ONLY,
+    COMBINEFUNC = distinct_set_union_combine,
+    SERIALFUNC = distinct_set_agg_serial,
+    DESERIALFUNC = distinct_set_union_deserial,
+    PARALLEL = SAFE
+);
+
+CREATE OR REPLACE AGGREGATE distinct_set_intersect_agg(distinct_set) (
+    SFUNC = distinct_set_intersect_append,
+    STYPE = internal,
+    SSPACE = 400,
+    FINALFUNC = distinct_set_intersect_final,
+    FINALFUNC_MODIFY = READ_ONLY,
+    COMBINEFUNC = distinct_set_intersect_combine,
+    SERIALFUNC = distinct_set_agg_serial,
+    DESERIALFUNC = distinct_set_intersect_deserial,
+    PARALLEL = SAFE
+);
+
+/*
+ * Comparison and hashing: of the stored bytes, which are canonical (equal
+ * sets, equal bytes).  The btree order is a total order consistent with
+ * "=", for indexes, sorting and merge joins; it is not an order of the
+ * values (sets of one type order by their count first).
+ */
+CREATE OR REPLACE FUNCTION distinct_set_eq(distinct_set, distinct_set)
+    RETURNS boolean AS 'MODULE_PATHNAME', 'distinct_set_eq'
+    LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+
+CREATE OR REPLACE FUNCTION distinct_set_ne(distinct_set, distinct_set)
+    RETURNS boolean AS 'MODULE_PATHNAME', 'distinct_set_ne'
+    LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+
+CREATE OR REPLACE FUNCTION distinct_set_lt(distinct_set, distinct_set)
+    RETURNS boolean AS 'MODULE_PATHNAME', 'distinct_set_lt'
+    LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+
+CREATE OR REPLACE FUNCTION distinct_set_le(distinct_set, distinct_set)
+    RETURNS boolean AS 'MODULE_PATHNAME', 'distinct_set_le'
+    LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+
+CREATE OR REPLACE FUNCTION distinct_set_gt(distinct_set, distinct_set)
+    RETURNS boolean AS 'MODULE_PATHNAME', 'distinct_set_gt'
+    LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+
+CREATE OR REPLACE FUNCTION distinct_set_ge(distinct_set, distinct_set)
+    RETURNS boolean AS 'MODULE_PATHNAME', 'distinct_set_ge'
+    LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+
+CREATE OR REPLACE FUNCTION distinct_set_cmp(distinct_set, distinct_set)
+    RETURNS integer AS 'MODULE_PATHNAME', 'distinct_set_cmp'
+    LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+
+CREATE OR REPLACE FUNCTION distinct_set_hash(distinct_set)
+    RETURNS integer AS 'MODULE_PATHNAME', 'distinct_set_hash'
+    LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+
+CREATE OR REPLACE FUNCTION distinct_set_hash_extended(distinct_set, bigint)
+    RETURNS bigint AS 'MODULE_PATHNAME', 'distinct_set_hash_extended'
+    LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+
+DO $$
+BEGIN
+    IF NOT EXISTS (SELECT FROM pg_operator
+                   WHERE oprname = '=' AND oprnamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema())
+                     AND oprleft = (SELECT t.oid FROM pg_type t
+                                    WHERE t.typname = 'distinct_set'
+                                      AND t.typnamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema()))) THEN
+        CREATE OPERATOR | (
+            LEFTARG = distinct_set, RIGHTARG = distinct_set,
+            FUNCTION = distinct_set_union, COMMUTATOR = |);
+        CREATE OPERATOR & (
+            LEFTARG = distinct_set, RIGHTARG = distinct_set,
+            FUNCTION = distinct_set_intersect, COMMUTATOR = &);
+        CREATE OPERATOR - (
+            LEFTARG = distinct_set, RIGHTARG = distinct_set,
+            FUNCTION = distinct_set_except);
+        CREATE OPERATOR @> (
+            LEFTARG = distinct_set, RIGHTARG = distinct_set,
+            FUNCTION = distinct_set_contains_set, COMMUTATOR = <@,
+            RESTRICT = contsel, JOIN = contjoinsel);
+        CREATE OPERATOR <@ (
+            LEFTARG = distinct_set, RIGHTARG = distinct_set,
+            FUNCTION = distinct_set_contained, COMMUTATOR = @>,
+            RESTRICT = contsel, JOIN = contjoinsel);
+        CREATE OPERATOR && (
+            LEFTARG = distinct_set, RIGHTARG = distinct_set,
+            FUNCTION = distinct_set_overlaps, COMMUTATOR = &&,
+            RESTRICT = contsel, JOIN = contjoinsel);
+        CREATE OPERATOR = (
+            LEFTARG = distinct_set, RIGHTARG = distinct_set,
+            FUNCTION = distinct_set_eq, COMMUTATOR = =, NEGATOR = <>,
+            RESTRICT = eqsel, JOIN = eqjoinsel, HASHES, MERGES);
+        CREATE OPERATOR <> (
+            LEFTARG = distinct_set, RIGHTARG = distinct_set,
+            FUNCTION = distinct_set_ne, COMMUTATOR = <>, NEGATOR = =,
+            RESTRICT = neqsel, JOIN = neqjoinsel);
+        CREATE OPERATOR < (
+            LEFTARG = distinct_set, RIGHTARG = distinct_set,
+            FUNCTION = distinct_set_lt, COMMUTATOR = >, NEGATOR = >=,
+            RESTRICT = scalarltsel, JOIN = scalarltjoinsel);
+        CREATE OPERATOR <= (
+            LEFTARG = distinct_set, RIGHTARG = distinct_set,
+            FUNCTION = distinct_set_le, COMMUTATOR = >=, NEGATOR = >,
+            RESTRICT = scalarlesel, JOIN = scalarlejoinsel);
+        CREATE OPERATOR > (
+            LEFTARG = distinct_set, RIGHTARG = distinct_set,
+            FUNCTION = distinct_set_gt, COMMUTATOR = <, NEGATOR = <=,
+            RESTRICT = scalargtsel, JOIN = scalargtjoinsel);
+        CREATE OPERATOR >= (
+            LEFTARG = distinct_set, RIGHTARG = distinct_set,
+            FUNCTION = distinct_set_ge, COMMUTATOR = <=, NEGATOR = <,
+            RESTRICT = scalargesel, JOIN = scalargejoinsel);
+        CREATE OPERATOR CLASS distinct_set_ops
+            DEFAULT FOR TYPE distinct_set USING btree AS
+                OPERATOR 1 <,
+                OPERATOR 2 <=,
+                OPERATOR 3 =,
+                OPERATOR 4 >=,
+                OPERATOR 5 >,
+                FUNCTION 1 distinct_set_cmp(distinct_set, distinct_set);
+        CREATE OPERATOR CLASS distinct_set_hash_ops
+            DEFAULT FOR TYPE distinct_set USING hash AS
+                OPERATOR 1 =,
+                FUNCTION 1 distinct_set_hash(distinct_set),
+                FUNCTION 2 distinct_set_hash_extended(distinct_set, bigint);
+    END IF;
+END
+$$;

@@ -1,0 +1,315 @@
+/*-------------------------------------------------------------------------
+ *
+ * dset_keys.c
+ *	  Stored sets (dset.h): the adapter to the rest of the extension.  The
+ *	  one file that builds sorted, distinct keys with the count_distinct
+ *	  set (set.h, varset.h), turns keys into values and back (key.h) and
+ *	  packs and unpacks them (keypack.h).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "catalog/pg_collation.h"
+#include "miscadmin.h"
+#include "nodes/execnodes.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+
+#include "dset.h"
+#include "keypack.h"
+#include "registry.h"
+#include "serialize.h"
+#include "set.h"
+
+typedef struct KeyTypeCacheEntry
+{
+	struct KeyTypeCacheEntry *next;
+	Oid			typid;
+	CDKeyType	kt;
+} KeyTypeCacheEntry;
+
+void
+dsk_check_storable(const CDKeyType *kt)
+{
+	if (kt->encoding == CD_KEY_COMPARATOR)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("distinct_set cannot hold values of type %s%s",
+						format_type_be(kt->typid),
+						OidIsValid(kt->collation) &&
+						!get_collation_isdeterministic(kt->collation) ?
+						" under a nondeterministic collation" : ""),
+				 errdetail("Values of this type can be equal without having the same representation, so a set of them has no canonical form."),
+				 errhint("count_distinct and array_agg_distinct accept this type.")));
+}
+
+/* stored sets of a collatable type are kept in byte order: see dset.h */
+static Oid
+key_collation(Oid typid)
+{
+	return type_is_collatable(getBaseType(typid)) ? C_COLLATION_OID : InvalidOid;
+}
+
+const CDKeyType *
+dsk_keytype(FunctionCallInfo fcinfo, Oid typid)
+{
+	KeyTypeCacheEntry *e;
+	const CDKeyType *kt;
+	Oid			collation = key_collation(typid);
+
+	if (fcinfo->context != NULL &&
+		(IsA(fcinfo->context, AggState) || IsA(fcinfo->context, WindowAggState)))
+		kt = cd_registry_keytype(fcinfo, typid, collation);
+	else
+	{
+		for (e = (KeyTypeCacheEntry *) fcinfo->flinfo->fn_extra; e != NULL; e = e->next)
+		{
+			if (e->typid == typid)
+				return &e->kt;
+		}
+		e = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(KeyTypeCacheEntry));
+		cd_keytype_init(&e->kt, typid, collation, fcinfo->flinfo->fn_mcxt);
+		dsk_check_storable(&e->kt);
+		e->typid = typid;
+		e->next = (KeyTypeCacheEntry *) fcinfo->flinfo->fn_extra;
+		fcinfo->flinfo->fn_extra = e;
+		return &e->kt;
+	}
+	dsk_check_storable(kt);
+	return kt;
+}
+
+void
+dsk_alloc(DSKeys *k, const CDKeyType *kt, uint32 n)
+{
+	k->kt = kt;
+	k->n = 0;
+	k->width = kt->width;
+	k->fixed = NULL;
+	k->ptr = NULL;
+	k->len = NULL;
+	k->owner = NULL;
+	if (k->width > 0)
+		k->owner = k->fixed = MemoryContextAllocHuge(CurrentMemoryContext,
+													 (Size) Max(n, 1) * k->width);
+	else
+	{
+		k->ptr = MemoryContextAllocHuge(CurrentMemoryContext,
+										(Size) Max(n, 1) * sizeof(char *));
+		k->len = MemoryContextAllocHuge(CurrentMemoryContext,
+										(Size) Max(n, 1) * sizeof(uint32));
+	}
+}
+
+void
+dsk_free(DSKeys *k)
+{
+	if (k->owner != NULL)
+		pfree(k->owner);
+	if (k->ptr != NULL)
+		pfree(k->ptr);
+	if (k->len != NULL)
+		pfree(k->len);
+	k->owner = NULL;
+	k->fixed = NULL;
+	k->ptr = NULL;
+	k->len = NULL;
+	k->n = 0;
+}
+
+/* the entries of a sorted, duplicate-free CDVarSet as pointers into it */
+static void
+from_varset(DSKeys *k, const CDVarSet *set, uint32 n)
+{
+	Size		pos = 0;
+	Size		len;
+	const char *key;
+	uint32		i = 0;
+
+	dsk_alloc(k, set->kt, n);
+	while ((key = cdvar_next(set, &pos, &len)) != NULL)
+	{
+		Assert(i < n);
+		k->ptr[i] = key;
+		k->len[i] = (uint32) len;
+		i++;
+	}
+	k->n = i;
+}
+
+void
+dsk_from_state(DSKeys *k, void *state)
+{
+	CDSet	   *set = (CDSet *) state;
+	uint32		n = cdset_count(set);
+
+	if (set->width > 0)
+	{
+		k->kt = set->kt;
+		k->n = n;
+		k->width = set->width;
+		k->fixed = set->keys;
+		k->ptr = NULL;
+		k->len = NULL;
+		k->owner = NULL;		/* the state's */
+	}
+	else
+		from_varset(k, (CDVarSet *) set, n);
+}
+
+void
+dsk_from_datums(DSKeys *k, const CDKeyType *kt, Datum *values, uint32 n)
+{
+	CDAlloc		local;
+	CDSet	   *set;
+	uint32		i;
+
+	cd_alloc_init(&local, CurrentMemoryContext, false);
+	set = cdset_create(kt, &local);
+	for (i = 0; i < n; i++)
+	{
+		set = cdset_add_value(set, values[i], &local);
+		if ((i & 0xFFFF) == 0xFFFF)
+			CHECK_FOR_INTERRUPTS();
+	}
+	dsk_from_state(k, set);
+}
+
+Datum
+dsk_datum(const DSKeys *k, uint32 i)
+{
+	if (k->width > 0)
+		return cd_key_decode(k->kt, dsk_get(k, i));
+	return cd_varkey_output_datum(k->kt, k->ptr[i], k->len[i]);
+}
+
+void
+dsk_value_key(const CDKeyType *kt, Datum value, uint64 *fixed,
+			  StringInfo bytes)
+{
+	Datum		detoasted;
+	Size		len;
+
+	if (kt->width > 0)
+	{
+		*fixed = cd_key_encode(kt, value);
+		return;
+	}
+	len = cd_varkey_size(kt, value, &detoasted);
+	if (len > MaxAllocSize - 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("value too large for a distinct_set")));
+	resetStringInfo(bytes);
+	enlargeStringInfo(bytes, (int) len);
+	cd_varkey_write(kt, detoasted, bytes->data);
+	bytes->len = (int) len;
+	bytes->data[len] = '\0';
+}
+
+/* a CDSet or CDVarSet holding k's keys (sorted, duplicate-free) */
+static CDSet *
+to_set(const DSKeys *k)
+{
+	uint32		i;
+
+	if (k->width > 0)
+	{
+		CDSet	   *set = cdset_create_sized(k->kt, CurrentMemoryContext, k->n);
+
+		memcpy(set->keys, k->fixed, (Size) k->n * k->width);
+		set->nall = set->nsorted = k->n;
+		return set;
+	}
+	else
+	{
+		Size		size = 0;
+		CDVarSet   *set;
+
+		for (i = 0; i < k->n; i++)
+			size += (k->len[i] < 0x80 ? 1 : 4) + k->len[i];
+		set = cdvar_create(k->kt, CurrentMemoryContext, size, false);
+		for (i = 0; i < k->n; i++)
+		{
+			set = cdvar_add_key(set, k->ptr[i], k->len[i], NULL);
+			set->nsorted = set->nall;
+			set->sortedbytes = set->used;
+		}
+		return (CDSet *) set;
+	}
+}
+
+Size
+dsk_packed_size(const DSKeys *k)
+{
+	CDSet	   *set = to_set(k);
+	Size		size;
+
+	if (k->width > 0)
+		size = cd_pack_fixed_size(set, k->n, DSET_MAX_SIZE);
+	else
+		size = cd_pack_bytes_size((CDVarSet *) set);
+	pfree(set);
+	return size;
+}
+
+void
+dsk_pack(StringInfo buf, const DSKeys *k)
+{
+	CDSet	   *set = to_set(k);
+	Size		size;
+
+	if (k->width > 0)
+		size = cd_pack_fixed_size(set, k->n, DSET_MAX_SIZE);
+	else
+		size = cd_pack_bytes_size((CDVarSet *) set);
+	if (size > DSET_MAX_SIZE - (Size) buf->len)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("distinct_set too large"),
+				 errdetail("The set holds %u values, which take at least %zu bytes; a distinct_set is limited to 1 GB.",
+						   k->n, size)));
+	enlargeStringInfo(buf, (int) size);
+	if (k->width > 0)
+		cd_pack_fixed(buf, set, k->n);
+	else
+		cd_pack_bytes(buf, (CDVarSet *) set);
+	pfree(set);
+}
+
+void
+dsk_unpack(StringInfo buf, DSKeys *k, const CDKeyType *kt, uint32 n)
+{
+	Size		left = (Size) (buf->len - buf->cursor);
+
+	if (kt->width > 0)
+	{
+		CDSet	   *set;
+
+		/* a block of up to CD_PACK_BLOCK keys takes at least one full key */
+		if ((Size) n > (left / kt->width) * CD_PACK_BLOCK)
+			cd_invalid_state("The length does not match the number of keys.");
+		set = cdset_create_sized(kt, CurrentMemoryContext, n);
+		cd_unpack_fixed(buf, set, n);
+		k->kt = kt;
+		k->n = n;
+		k->width = kt->width;
+		k->fixed = set->keys;
+		k->ptr = NULL;
+		k->len = NULL;
+		k->owner = set;
+	}
+	else
+	{
+		CDVarSet   *set;
+
+		/* each key takes at least its two lengths */
+		if ((Size) n > left / 2)
+			cd_invalid_state("The length does not match the number of keys.");
+		set = cdvar_create(kt, CurrentMemoryContext, left, false);
+		set = cd_unpack_bytes(buf, set, n);
+		from_varset(k, set, n);
+	}
+}
