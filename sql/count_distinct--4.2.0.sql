@@ -522,6 +522,12 @@ CREATE OR REPLACE FUNCTION distinct_set(anyarray)
     AS 'MODULE_PATHNAME', 'distinct_set_from_array'
     LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
+/* the binary form (distinct_set_send's bytes) back, validated as binary input */
+CREATE OR REPLACE FUNCTION distinct_set_from_bytes(bytea)
+    RETURNS distinct_set
+    AS 'MODULE_PATHNAME', 'distinct_set_from_bytes'
+    LANGUAGE C STABLE STRICT PARALLEL SAFE;
+
 /* read */
 CREATE OR REPLACE FUNCTION cardinality(distinct_set)
     RETURNS bigint

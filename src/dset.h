@@ -162,6 +162,13 @@ extern void dsk_unpack(StringInfo buf, DSKeys *k, const CDKeyType *kt,
 
 /* dset_format.c */
 
+/* ERROR: invalid distinct_set (SQLSTATE 22P03), with a detail. */
+#ifdef pg_noreturn				/* 18+ */
+pg_noreturn extern void dset_invalid(const char *detail);
+#else
+extern void dset_invalid(const char *detail) pg_attribute_noreturn();
+#endif
+
 /* A stored set of kt's values holding keys (in CurrentMemoryContext). */
 extern bytea *dset_encode(const CDKeyType *kt, const DSKeys *keys);
 /* The number of values in a stored set (the first 8 bytes suffice). */

@@ -63,19 +63,29 @@ dset_encode(const CDKeyType *kt, const DSKeys *keys)
 	return (bytea *) buf.data;
 }
 
+void
+dset_invalid(const char *detail)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+			 errmsg("invalid distinct_set"),
+			 errdetail_internal("%s", detail)));
+	pg_unreachable();
+}
+
 uint32
 dset_count(const bytea *ds)
 {
 	const uint8 *p = (const uint8 *) VARDATA_ANY(ds);
 
 	if (VARSIZE_ANY_EXHDR(ds) < DSET_HEADER_SIZE || p[0] != DSET_VERSION)
-		cd_invalid_state("Unknown distinct_set format.");
+		dset_invalid("Unknown format version.");
 	return ((uint32) p[4] << 24) | ((uint32) p[5] << 16) |
 		((uint32) p[6] << 8) | p[7];
 }
 
-const CDKeyType *
-dset_decode(FunctionCallInfo fcinfo, const bytea *ds, DSKeys *keys)
+static const CDKeyType *
+decode(FunctionCallInfo fcinfo, const bytea *ds, DSKeys *keys)
 {
 	StringInfoData buf;
 	int			version;
@@ -93,26 +103,72 @@ dset_decode(FunctionCallInfo fcinfo, const bytea *ds, DSKeys *keys)
 	buf.maxlen = buf.len;
 	buf.cursor = 0;
 	if (buf.len < DSET_HEADER_SIZE)
-		cd_invalid_state("The distinct_set is shorter than its header.");
+		cd_invalid_state("The value is shorter than its header.");
 
 	version = pq_getmsgbyte(&buf);
 	encoding = pq_getmsgbyte(&buf);
 	width = pq_getmsgbyte(&buf);
 	flags = pq_getmsgbyte(&buf);
-	if (version != DSET_VERSION || flags != 0)
-		cd_invalid_state("Unknown distinct_set format version.");
+	if (version != DSET_VERSION)
+		cd_invalid_state("Unknown format version.");
+	if (flags != 0)
+		cd_invalid_state("Unknown flags.");
 	n = (uint32) pq_getmsgint(&buf, 4);
 	typid = cd_recv_type_ref(&buf);
 	collation = cd_recv_collation_ref(&buf);
 	if (OidIsValid(collation))
-		cd_invalid_state("A distinct_set has no collation in this format version.");
+		cd_invalid_state("This format version stores no collation.");
 
 	kt = dsk_keytype(fcinfo, typid);
 	if (format_encoding(kt) != encoding || kt->width != width)
 		cd_invalid_state("The key encoding does not match the element type.");
 	dsk_unpack(&buf, keys, kt, n);
 	if (buf.cursor != buf.len)
-		cd_invalid_state("The distinct_set has bytes left after its keys.");
+		cd_invalid_state("There are bytes left after the keys.");
+	return kt;
+}
+
+/*
+ * The checks are shared with serialized states (keypack.h, value_io.h),
+ * whose errors name a count_distinct state: they are raised again naming
+ * a distinct_set.
+ */
+const CDKeyType *
+dset_decode(FunctionCallInfo fcinfo, const bytea *ds, DSKeys *keys)
+{
+	MemoryContext mcxt = CurrentMemoryContext;
+	const CDKeyType *volatile kt = NULL;
+
+	PG_TRY();
+	{
+		kt = decode(fcinfo, ds, keys);
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		MemoryContextSwitchTo(mcxt);
+		edata = CopyErrorData();
+		if (edata->sqlerrcode != ERRCODE_INVALID_BINARY_REPRESENTATION &&
+			edata->sqlerrcode != ERRCODE_UNDEFINED_OBJECT)
+			PG_RE_THROW();
+		FlushErrorState();
+		if (edata->sqlerrcode == ERRCODE_INVALID_BINARY_REPRESENTATION)
+			edata->message = pstrdup("invalid distinct_set");
+		else
+		{
+			/* "type \"s.t\" of a count_distinct state does not exist" */
+			char	   *p = strstr(edata->message, " of a count_distinct state ");
+
+			if (p != NULL)
+				edata->message = psprintf("%.*s of a distinct_set %s",
+										  (int) (p - edata->message), edata->message,
+										  p + strlen(" of a count_distinct state "));
+			edata->hint = NULL;
+		}
+		ReThrowError(edata);
+	}
+	PG_END_TRY();
 	return kt;
 }
 

@@ -39,6 +39,7 @@ PG_FUNCTION_INFO_V1(distinct_set_in);
 PG_FUNCTION_INFO_V1(distinct_set_out);
 PG_FUNCTION_INFO_V1(distinct_set_recv);
 PG_FUNCTION_INFO_V1(distinct_set_send);
+PG_FUNCTION_INFO_V1(distinct_set_from_bytes);
 PG_FUNCTION_INFO_V1(distinct_set_cardinality);
 PG_FUNCTION_INFO_V1(distinct_set_from_array);
 PG_FUNCTION_INFO_V1(distinct_set_to_array);
@@ -187,6 +188,29 @@ distinct_set_out(PG_FUNCTION_ARGS)
 }
 
 /*
+ * A stored set from len bytes of its binary form: decoded, and accepted
+ * only if encoding it again gives the same bytes.
+ */
+static bytea *
+receive(FunctionCallInfo fcinfo, const char *data, int len)
+{
+	bytea	   *ds = palloc(VARHDRSZ + len);
+	bytea	   *again;
+	DSKeys		keys;
+	const CDKeyType *kt;
+
+	SET_VARSIZE(ds, VARHDRSZ + len);
+	memcpy(VARDATA(ds), data, len);
+	kt = dset_decode(fcinfo, ds, &keys);
+	again = dset_encode(kt, &keys);
+	if (VARSIZE(again) != VARSIZE(ds) ||
+		memcmp(VARDATA(again), VARDATA(ds), len) != 0)
+		dset_invalid("The value is not in canonical form.");
+	pfree(ds);
+	return again;
+}
+
+/*
  * distinct_set_recv(internal) -> distinct_set
  */
 Datum
@@ -194,19 +218,23 @@ distinct_set_recv(PG_FUNCTION_ARGS)
 {
 	StringInfo	buf = (StringInfo) PG_GETARG_POINTER(0);
 	int			len = buf->len - buf->cursor;
-	bytea	   *ds = palloc(VARHDRSZ + len);
-	bytea	   *again;
-	DSKeys		keys;
-	const CDKeyType *kt;
+	bytea	   *ds = receive(fcinfo, buf->data + buf->cursor, len);
 
-	SET_VARSIZE(ds, VARHDRSZ + len);
-	pq_copymsgbytes(buf, VARDATA(ds), len);
-	kt = dset_decode(fcinfo, ds, &keys);
-	again = dset_encode(kt, &keys);
-	if (VARSIZE(again) != VARSIZE(ds) ||
-		memcmp(VARDATA(again), VARDATA(ds), len) != 0)
-		cd_invalid_state("The distinct_set is not in canonical form.");
-	PG_RETURN_BYTEA_P(again);
+	buf->cursor = buf->len;
+	PG_RETURN_BYTEA_P(ds);
+}
+
+/*
+ * distinct_set_from_bytes(bytea) -> distinct_set: the binary form (what
+ * distinct_set_send writes), validated as binary input is
+ */
+Datum
+distinct_set_from_bytes(PG_FUNCTION_ARGS)
+{
+	bytea	   *bytes = PG_GETARG_BYTEA_PP(0);
+
+	PG_RETURN_BYTEA_P(receive(fcinfo, VARDATA_ANY(bytes),
+							  (int) VARSIZE_ANY_EXHDR(bytes)));
 }
 
 /*
