@@ -10,15 +10,22 @@
  *	  offset 1  uint8   key encoding (DSET_ENC_*: fixed by the format, not
  *	                    by key.h's enum)
  *	  offset 2  uint8   key width in bytes (0: byte keys)
- *	  offset 3  uint8   flags, 0
+ *	  offset 3  uint8   flags: 0, or DSET_FLAG_RUNS
  *	  offset 4  uint32  number of values, n
  *	  offset 8  the element type: a built-in type's fixed OID, else schema
  *	            and name (the references of serialized states, value_io.h)
  *	            the collation: always "none" in version 1 (see below)
- *	            then n keys, strictly increasing, packed as in serialized
- *	            states (keypack.h): fixed-width keys in blocks of 128 (the
- *	            first key in full, then the gaps minus one in the fewest
- *	            bits); byte keys front-coded.
+ *	            then the n keys, strictly increasing, in one of two layouts:
+ *	  - blocks (flags 0), as in serialized states (keypack.h): fixed-width
+ *	    keys in blocks of 128 (the first key in full, then the gaps minus
+ *	    one in the fewest bits that hold the block's largest); byte keys
+ *	    front-coded (shared prefix length, rest length, rest);
+ *	  - runs (DSET_FLAG_RUNS, fixed-width keys only): the number of maximal
+ *	    runs of consecutive keys, then each run as its distance from the
+ *	    previous run's last key minus 2 (the first run: its first key in
+ *	    full, big-endian) and its length minus 1; numbers as LEB128
+ *	    varints, shortest form.
+ *	  Runs are written exactly when they take fewer bytes than blocks.
  *
  * The count sits at a fixed offset, so cardinality() reads 8 bytes with a
  * detoast slice.  Everything is canonical: a set has exactly one encoding,
@@ -49,6 +56,7 @@
 
 #define DSET_VERSION		1
 #define DSET_HEADER_SIZE	8	/* version, encoding, width, flags, count */
+#define DSET_FLAG_RUNS		0x01	/* fixed-width keys as runs */
 
 /* key encodings as the format writes them */
 #define DSET_ENC_BOOL		1
@@ -154,6 +162,8 @@ extern Datum dsk_datum(const DSKeys *k, uint32 i);
 /* The key of one non-NULL value; *buf: scratch for byte keys. */
 extern void dsk_value_key(const CDKeyType *kt, Datum value, uint64 *fixed,
 						  StringInfo bytes);
+/* Is key one that a value of kt gives (no -0.0, one NaN, ...)? */
+extern bool dsk_key_is_canonical(const CDKeyType *kt, uint64 key);
 /* Packed keys (keypack.h) and back; unpacking validates everything. */
 extern Size dsk_packed_size(const DSKeys *k);
 extern void dsk_pack(StringInfo buf, const DSKeys *k);

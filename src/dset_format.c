@@ -15,6 +15,7 @@
 #include "postgres.h"
 
 #include "libpq/pqformat.h"
+#include "miscadmin.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 
@@ -44,21 +45,208 @@ format_encoding(const CDKeyType *kt)
 	pg_unreachable();
 }
 
+/* LEB128 */
+static inline Size
+varint_size(uint64 v)
+{
+	Size		size = 1;
+
+	while (v >= 0x80)
+	{
+		v >>= 7;
+		size++;
+	}
+	return size;
+}
+
+static void
+send_varint(StringInfo buf, uint64 v)
+{
+	while (v >= 0x80)
+	{
+		appendStringInfoChar(buf, (char) (0x80 | (v & 0x7F)));
+		v >>= 7;
+	}
+	appendStringInfoChar(buf, (char) v);
+}
+
+static uint64
+recv_varint(StringInfo buf)
+{
+	uint64		v = 0;
+	int			shift = 0;
+
+	for (;;)
+	{
+		uint8		c;
+
+		if (buf->cursor >= buf->len || shift > 63)
+			cd_invalid_state("A number is malformed.");
+		c = (uint8) buf->data[buf->cursor++];
+		if (shift == 63 && c > 1)
+			cd_invalid_state("A number is malformed.");
+		v |= (uint64) (c & 0x7F) << shift;
+		if ((c & 0x80) == 0)
+		{
+			/* shortest form: no needless zero groups */
+			if (c == 0 && shift > 0)
+				cd_invalid_state("A number is malformed.");
+			return v;
+		}
+		shift += 7;
+	}
+}
+
+/*
+ * The bytes of fixed-width keys in the runs layout: maximal runs of
+ * consecutive keys (dset.h).
+ */
+static Size
+runs_size(const DSKeys *k)
+{
+	Size		size = 0;
+	uint32		nruns = 0;
+	uint32		i = 0;
+	uint64		prevend = 0;
+
+	while (i < k->n)
+	{
+		uint64		start = dsk_get(k, i);
+		uint32		len = 1;
+
+		while (i + len < k->n && dsk_get(k, i + len) == start + len)
+			len++;
+		size += nruns == 0 ? k->width : varint_size(start - prevend - 2);
+		size += varint_size(len - 1);
+		prevend = start + len - 1;
+		nruns++;
+		i += len;
+	}
+	return size + varint_size(nruns);
+}
+
+static void
+pack_runs(StringInfo buf, const DSKeys *k)
+{
+	uint32		nruns = 0;
+	uint32		i = 0;
+	uint64		prevend = 0;
+
+	while (i < k->n)
+	{
+		uint64		start = dsk_get(k, i);
+		uint32		len = 1;
+
+		while (i + len < k->n && dsk_get(k, i + len) == start + len)
+			len++;
+		nruns++;
+		i += len;
+	}
+	send_varint(buf, nruns);
+	i = 0;
+	nruns = 0;
+	while (i < k->n)
+	{
+		uint64		start = dsk_get(k, i);
+		uint32		len = 1;
+		int			j;
+
+		while (i + len < k->n && dsk_get(k, i + len) == start + len)
+			len++;
+		if (nruns == 0)
+		{
+			for (j = k->width - 1; j >= 0; j--)
+				appendStringInfoChar(buf, (char) (start >> (8 * j)));
+		}
+		else
+			send_varint(buf, start - prevend - 2);
+		send_varint(buf, len - 1);
+		prevend = start + len - 1;
+		nruns++;
+		i += len;
+	}
+}
+
+static void
+unpack_runs(StringInfo buf, DSKeys *k, const CDKeyType *kt, uint32 n)
+{
+	uint64		limit = kt->width == 8 ? PG_UINT64_MAX :
+		(UINT64CONST(1) << (8 * kt->width)) - 1;
+	uint64		nruns = recv_varint(buf);
+	uint64		r;
+	uint64		prevend = 0;
+	uint32		o = 0;
+
+	/* every run takes at least 1 byte and holds at least 1 key */
+	if (nruns > n || nruns > (uint64) (buf->len - buf->cursor) || (n > 0 && nruns == 0))
+		cd_invalid_state("The number of runs does not match the number of keys.");
+	dsk_alloc(k, kt, n);
+	for (r = 0; r < nruns; r++)
+	{
+		uint64		start;
+		uint64		len;
+		uint64		j;
+
+		if (r == 0)
+		{
+			int			b;
+
+			if (buf->len - buf->cursor < kt->width)
+				cd_invalid_state("The keys run past the end of the value.");
+			start = 0;
+			for (b = 0; b < kt->width; b++)
+				start = (start << 8) | (uint8) buf->data[buf->cursor++];
+		}
+		else
+		{
+			uint64		gap = recv_varint(buf);
+
+			/* start = prevend + gap + 2 <= limit */
+			if (prevend >= limit - 1 || gap > limit - prevend - 2)
+				cd_invalid_state("A key is out of range.");
+			start = prevend + gap + 2;
+		}
+		len = recv_varint(buf);
+		if (len >= (uint64) (n - o))
+			cd_invalid_state("The runs hold more keys than the value.");
+		if (len > limit - start)
+			cd_invalid_state("A key is out of range.");
+		len++;
+		for (j = 0; j < len; j++)
+		{
+			if (!dsk_key_is_canonical(kt, start + j))
+				cd_invalid_state("A key is not in canonical form.");
+			dsk_put(k, o++, start + j);
+		}
+		prevend = start + len - 1;
+		CHECK_FOR_INTERRUPTS();
+	}
+	if (o != n)
+		cd_invalid_state("The runs hold fewer keys than the value.");
+	k->n = n;
+}
+
 bytea *
 dset_encode(const CDKeyType *kt, const DSKeys *keys)
 {
 	StringInfoData buf;
+	bool		runs = keys->width > 0 && keys->n > 0 &&
+		runs_size(keys) < dsk_packed_size(keys);
 
 	initStringInfo(&buf);
 	appendStringInfoSpaces(&buf, VARHDRSZ);
 	pq_sendint8(&buf, DSET_VERSION);
+
 	pq_sendint8(&buf, (uint8) format_encoding(kt));
 	pq_sendint8(&buf, kt->width);
-	pq_sendint8(&buf, 0);
+	pq_sendint8(&buf, runs ? DSET_FLAG_RUNS : 0);
 	pq_sendint32(&buf, keys->n);
 	cd_send_type_ref(&buf, kt->typid);
 	cd_send_collation_ref(&buf, InvalidOid);
-	dsk_pack(&buf, keys);
+	if (runs)
+		pack_runs(&buf, keys);
+	else
+		dsk_pack(&buf, keys);
 	SET_VARSIZE(buf.data, buf.len);
 	return (bytea *) buf.data;
 }
@@ -96,6 +284,7 @@ decode(FunctionCallInfo fcinfo, const bytea *ds, DSKeys *keys)
 	Oid			typid;
 	Oid			collation;
 	const CDKeyType *kt;
+	int			start;
 
 	/* read-only view of the bytes */
 	buf.data = (char *) VARDATA_ANY(ds);
@@ -111,9 +300,10 @@ decode(FunctionCallInfo fcinfo, const bytea *ds, DSKeys *keys)
 	flags = pq_getmsgbyte(&buf);
 	if (version != DSET_VERSION)
 		cd_invalid_state("Unknown format version.");
-	if (flags != 0)
-		cd_invalid_state("Unknown flags.");
 	n = (uint32) pq_getmsgint(&buf, 4);
+	if ((flags & ~DSET_FLAG_RUNS) != 0 ||
+		((flags & DSET_FLAG_RUNS) && (width == 0 || n == 0)))
+		cd_invalid_state("Unknown flags.");
 	typid = cd_recv_type_ref(&buf);
 	collation = cd_recv_collation_ref(&buf);
 	if (OidIsValid(collation))
@@ -122,9 +312,19 @@ decode(FunctionCallInfo fcinfo, const bytea *ds, DSKeys *keys)
 	kt = dsk_keytype(fcinfo, typid);
 	if (format_encoding(kt) != encoding || kt->width != width)
 		cd_invalid_state("The key encoding does not match the element type.");
-	dsk_unpack(&buf, keys, kt, n);
+	start = buf.cursor;
+	if (flags & DSET_FLAG_RUNS)
+		unpack_runs(&buf, keys, kt, n);
+	else
+		dsk_unpack(&buf, keys, kt, n);
 	if (buf.cursor != buf.len)
 		cd_invalid_state("There are bytes left after the keys.");
+	/* runs exactly when shorter than blocks */
+	if (kt->width > 0 && n > 0 &&
+		((flags & DSET_FLAG_RUNS) ?
+		 (Size) (buf.len - start) >= dsk_packed_size(keys) :
+		 runs_size(keys) < (Size) (buf.len - start)))
+		cd_invalid_state("The keys are not in the shorter layout.");
 	return kt;
 }
 

@@ -209,6 +209,14 @@ dsk_value_key(const CDKeyType *kt, Datum value, uint64 *fixed,
 	bytes->data[len] = '\0';
 }
 
+bool
+dsk_key_is_canonical(const CDKeyType *kt, uint64 key)
+{
+	if (kt->encoding != CD_KEY_BOOL && kt->encoding != CD_KEY_FLOAT)
+		return true;
+	return cd_key_encode(kt, cd_key_decode(kt, key)) == key;
+}
+
 /* a CDSet or CDVarSet holding k's keys (sorted, duplicate-free) */
 static CDSet *
 to_set(const DSKeys *k)
