@@ -51,6 +51,7 @@
 
 #include "fmgr.h"
 #include "lib/stringinfo.h"
+#include "utils/memutils.h"
 
 #include "key.h"
 
@@ -67,6 +68,8 @@
 
 /* the largest stored set: a varlena's payload */
 #define DSET_MAX_SIZE		((Size) (MaxAllocSize - VARHDRSZ))
+/* the most bytes of keys a stored set decodes to (so that all can be read) */
+#define DSET_MAX_DECODED	((Size) MaxAllocSize)
 
 /* fmgr */
 #define DatumGetDistinctSetP(X)		((bytea *) PG_DETOAST_DATUM(X))
@@ -164,6 +167,12 @@ extern void dsk_value_key(const CDKeyType *kt, Datum value, uint64 *fixed,
 						  StringInfo bytes);
 /* Is key one that a value of kt gives (no -0.0, one NaN, ...)? */
 extern bool dsk_key_is_canonical(const CDKeyType *kt, uint64 key);
+/*
+ * ERROR unless every key is the key of a valid value of the type (binary
+ * input: dates in range, domain constraints, ...), by sending each value
+ * and receiving it again with the type's functions.
+ */
+extern void dsk_validate_values(const DSKeys *k);
 /* Packed keys (keypack.h) and back; unpacking validates everything. */
 extern Size dsk_packed_size(const DSKeys *k);
 extern void dsk_pack(StringInfo buf, const DSKeys *k);

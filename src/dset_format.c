@@ -230,7 +230,22 @@ bytea *
 dset_encode(const CDKeyType *kt, const DSKeys *keys)
 {
 	StringInfoData buf;
-	bool		runs = keys->width > 0 && keys->n > 0 &&
+	bool		runs;
+	Size		decoded = 0;
+	uint32		i;
+
+	/* every stored set can be decoded (DSET_MAX_DECODED) */
+	if (keys->width > 0)
+		decoded = (Size) keys->n * keys->width;
+	else
+		for (i = 0; i < keys->n && decoded <= DSET_MAX_DECODED; i++)
+			decoded += keys->len[i];
+	if (decoded > DSET_MAX_DECODED)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("distinct_set too large"),
+				 errdetail("The set holds %u values, more than 1 GB of keys.", keys->n)));
+	runs = keys->width > 0 && keys->n > 0 &&
 		runs_size(keys) < dsk_packed_size(keys);
 
 	initStringInfo(&buf);
@@ -312,6 +327,11 @@ decode(FunctionCallInfo fcinfo, const bytea *ds, DSKeys *keys)
 	kt = dsk_keytype(fcinfo, typid);
 	if (format_encoding(kt) != encoding || kt->width != width)
 		cd_invalid_state("The key encoding does not match the element type.");
+	if (width > 0 && (Size) n * width > DSET_MAX_DECODED)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("distinct_set too large"),
+				 errdetail("The set holds %u values, more than 1 GB of keys.", n)));
 	start = buf.cursor;
 	if (flags & DSET_FLAG_RUNS)
 		unpack_runs(&buf, keys, kt, n);
@@ -350,11 +370,18 @@ dset_decode(FunctionCallInfo fcinfo, const bytea *ds, DSKeys *keys)
 		MemoryContextSwitchTo(mcxt);
 		edata = CopyErrorData();
 		if (edata->sqlerrcode != ERRCODE_INVALID_BINARY_REPRESENTATION &&
+			edata->sqlerrcode != ERRCODE_PROTOCOL_VIOLATION &&
 			edata->sqlerrcode != ERRCODE_UNDEFINED_OBJECT)
 			PG_RE_THROW();
 		FlushErrorState();
-		if (edata->sqlerrcode == ERRCODE_INVALID_BINARY_REPRESENTATION)
+		if (edata->sqlerrcode != ERRCODE_UNDEFINED_OBJECT)
+		{
+			/* 08P01: a reference runs past the end (pqformat.h) */
+			if (edata->sqlerrcode == ERRCODE_PROTOCOL_VIOLATION)
+				edata->detail = pstrdup("A type or collation reference runs past the end.");
+			edata->sqlerrcode = ERRCODE_INVALID_BINARY_REPRESENTATION;
 			edata->message = pstrdup("invalid distinct_set");
+		}
 		else
 		{
 			/* "type \"s.t\" of a count_distinct state does not exist" */

@@ -202,6 +202,7 @@ receive(FunctionCallInfo fcinfo, const char *data, int len)
 	SET_VARSIZE(ds, VARHDRSZ + len);
 	memcpy(VARDATA(ds), data, len);
 	kt = dset_decode(fcinfo, ds, &keys);
+	dsk_validate_values(&keys);
 	again = dset_encode(kt, &keys);
 	if (VARSIZE(again) != VARSIZE(ds) ||
 		memcmp(VARDATA(again), VARDATA(ds), len) != 0)

@@ -11,6 +11,7 @@
 #include "postgres.h"
 
 #include "catalog/pg_collation.h"
+#include "catalog/pg_type.h"
 #include "miscadmin.h"
 #include "nodes/execnodes.h"
 #include "utils/builtins.h"
@@ -22,6 +23,7 @@
 #include "registry.h"
 #include "serialize.h"
 #include "set.h"
+#include "value_io.h"
 
 typedef struct KeyTypeCacheEntry
 {
@@ -287,6 +289,59 @@ dsk_pack(StringInfo buf, const DSKeys *k)
 	pfree(set);
 }
 
+static void
+too_large_to_decode(uint32 n)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+			 errmsg("distinct_set too large"),
+			 errdetail("The set holds %u values, more than 1 GB of keys.", n)));
+}
+
+/*
+ * The bytes the n front-coded keys at buf's cursor decode to (keypack.h:
+ * each key as the LEB128 lengths of the prefix it shares with the previous
+ * key and of the rest, then the rest), read without decoding; PG_UINT64_MAX
+ * for malformed input (which decoding then refuses).
+ */
+static uint64
+decoded_bytes_size(StringInfo buf, uint32 n)
+{
+	const uint8 *p = (const uint8 *) buf->data + buf->cursor;
+	const uint8 *end = (const uint8 *) buf->data + buf->len;
+	uint64		total = 0;
+	uint32		i;
+
+	for (i = 0; i < n; i++)
+	{
+		uint64		len[2];
+		int			j;
+
+		for (j = 0; j < 2; j++)
+		{
+			int			shift = 0;
+
+			len[j] = 0;
+			for (;;)
+			{
+				if (p >= end || shift > 28)
+					return PG_UINT64_MAX;
+				len[j] |= (uint64) (*p & 0x7F) << shift;
+				if ((*p++ & 0x80) == 0)
+					break;
+				shift += 7;
+			}
+		}
+		if ((uint64) (end - p) < len[1])
+			return PG_UINT64_MAX;
+		p += len[1];
+		total += len[0] + len[1];
+		if (total > DSET_MAX_DECODED)
+			return total;
+	}
+	return total;
+}
+
 void
 dsk_unpack(StringInfo buf, DSKeys *k, const CDKeyType *kt, uint32 n)
 {
@@ -299,6 +354,8 @@ dsk_unpack(StringInfo buf, DSKeys *k, const CDKeyType *kt, uint32 n)
 		/* a block of up to CD_PACK_BLOCK keys takes at least one full key */
 		if ((Size) n > (left / kt->width) * CD_PACK_BLOCK)
 			cd_invalid_state("The length does not match the number of keys.");
+		if ((Size) n * kt->width > DSET_MAX_DECODED)
+			too_large_to_decode(n);
 		set = cdset_create_sized(kt, CurrentMemoryContext, n);
 		cd_unpack_fixed(buf, set, n);
 		k->kt = kt;
@@ -316,8 +373,95 @@ dsk_unpack(StringInfo buf, DSKeys *k, const CDKeyType *kt, uint32 n)
 		/* each key takes at least its two lengths */
 		if ((Size) n > left / 2)
 			cd_invalid_state("The length does not match the number of keys.");
+		/* front coding can expand: bound what decoding will allocate */
+		if (decoded_bytes_size(buf, n) > DSET_MAX_DECODED)
+			too_large_to_decode(n);
 		set = cdvar_create(kt, CurrentMemoryContext, left, false);
 		set = cd_unpack_bytes(buf, set, n);
 		from_varset(k, set, n);
 	}
+}
+
+/* the types any of whose keys is a valid value (besides the checks above) */
+static bool
+every_key_valid(Oid typid)
+{
+	switch (typid)
+	{
+		case BOOLOID:
+		case CHAROID:
+		case INT2OID:
+		case INT4OID:
+		case INT8OID:
+		case OIDOID:
+		case FLOAT4OID:
+		case FLOAT8OID:
+		case TEXTOID:
+		case VARCHAROID:
+		case BYTEAOID:
+		case UUIDOID:
+			return true;
+		default:
+			return false;
+	}
+}
+
+typedef struct ValidateArgs
+{
+	const DSKeys *k;
+	CDValueIO  *vio;
+} ValidateArgs;
+
+static void
+validate_values(void *arg)
+{
+	ValidateArgs *a = (ValidateArgs *) arg;
+	const DSKeys *k = a->k;
+	const CDKeyType *kt = k->kt;
+	StringInfoData buf;
+	StringInfoData key;
+	MemoryContext valuecxt;
+	MemoryContext old;
+	uint32		i;
+
+	initStringInfo(&buf);
+	initStringInfo(&key);
+	valuecxt = AllocSetContextCreate(CurrentMemoryContext,
+									 "distinct_set value",
+									 ALLOCSET_SMALL_SIZES);
+	old = MemoryContextSwitchTo(valuecxt);
+	for (i = 0; i < k->n; i++)
+	{
+		Datum		value = dsk_datum(k, i);
+		uint64		fixed = 0;
+		bool		same;
+
+		resetStringInfo(&buf);
+		cd_value_send(&buf, a->vio, kt->typid, value);
+		value = cd_value_recv(&buf, a->vio, kt->typid, -1);
+		dsk_value_key(kt, value, &fixed, &key);
+		if (k->width > 0)
+			same = fixed == dsk_get(k, i);
+		else
+			same = cd_varkey_compare_bytes(key.data, key.len, k->ptr[i], k->len[i]) == 0;
+		if (!same)
+			cd_invalid_state("A key is not one of a valid value.");
+		MemoryContextReset(valuecxt);
+		if ((i & 0xFFF) == 0xFFF)
+			CHECK_FOR_INTERRUPTS();
+	}
+	MemoryContextSwitchTo(old);
+	MemoryContextDelete(valuecxt);
+}
+
+void
+dsk_validate_values(const DSKeys *k)
+{
+	ValidateArgs a;
+
+	if (every_key_valid(k->kt->typid))
+		return;
+	a.k = k;
+	a.vio = cd_value_io_create(CurrentMemoryContext);
+	cd_with_database_encoding(validate_values, &a);
 }

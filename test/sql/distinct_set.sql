@@ -313,7 +313,7 @@ FROM unnest(ARRAY[
     '\x0103040000000003010000001700800000010000',       -- bytes left over
     '\x01030400000000030100000017008000000102',         -- gaps missing
     '\x010304000000000301000000170080000001',           -- truncated key
-    '\x01030400ffffffff0100000017008000000100',         -- count too large
+    '\x01030400ffffffff0100000017008000000100',         -- count over the limit
     '\x01030400000000030100000017010000006480000001',   -- a collation
     '\x0103040000000003070000001700800000010000',       -- bad type reference
     '\x0103040000000000010000ffff00',                   -- no such type OID
@@ -324,7 +324,9 @@ FROM unnest(ARRAY[
     '\x010408000000000101000002bd007fffffffffffffff',   -- -0 not folded into 0
     '\x0103040000000000027067' ||                       -- int4 by name, not OID
         '5f636174616c6f6700696e74340000',
-    '\x010304000000000002787800696e74340000'            -- no such schema
+    '\x010304000000000002787800696e74340000',           -- no such schema
+    '\x0103040000000001010000043a00fffffd78',           -- a date out of range
+    '\x0103040000000001027075626c69630064735f646f6d000080000000' -- breaks ds_dom's CHECK
 ]::bytea[]) b;
 
 DROP TABLE ds_t, ds_sets, ds_big, ds_par, ds_par_sets;
