@@ -58,6 +58,7 @@
 #define DSET_VERSION		1
 #define DSET_HEADER_SIZE	8	/* version, encoding, width, flags, count */
 #define DSET_FLAG_RUNS		0x01	/* fixed-width keys as runs */
+#define DSET_BLOCK			128 /* keys per block (keypack.h's CD_PACK_BLOCK) */
 
 /* key encodings as the format writes them */
 #define DSET_ENC_BOOL		1
@@ -192,6 +193,25 @@ extern void dset_invalid(const char *detail) pg_attribute_noreturn();
 extern bytea *dset_encode(const CDKeyType *kt, const DSKeys *keys);
 /* The number of values in a stored set (the first 8 bytes suffice). */
 extern uint32 dset_count(const bytea *ds);
+/* a stored set's header, as read by dset_header */
+typedef struct DSHeader
+{
+	const CDKeyType *kt;
+	uint32		n;
+	int			flags;
+	int			start;			/* offset of the keys in the payload */
+} DSHeader;
+
+/* Read and check the header and type reference only; returns the type. */
+extern const CDKeyType *dset_header(FunctionCallInfo fcinfo, const bytea *ds,
+									DSHeader *h);
+/*
+ * Does the stored set hold value (of h->kt's type)?  Fixed-width keys: reads
+ * the first key of each block of 128 and one block's gaps, or the runs;
+ * byte keys are decoded.
+ */
+extern bool dset_contains(FunctionCallInfo fcinfo, const bytea *ds,
+						  DSHeader *h, Datum value);
 /*
  * Decode a stored set (ERROR 22P03 on anything that is not exactly what
  * dset_encode writes); returns its key type.

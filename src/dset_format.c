@@ -287,19 +287,16 @@ dset_count(const bytea *ds)
 		((uint32) p[6] << 8) | p[7];
 }
 
-static const CDKeyType *
-decode(FunctionCallInfo fcinfo, const bytea *ds, DSKeys *keys)
+/* the header and the type reference: h->kt, h->n, h->flags, h->start */
+static void
+parse_header(FunctionCallInfo fcinfo, const bytea *ds, DSHeader *h)
 {
 	StringInfoData buf;
 	int			version;
 	int			encoding;
 	int			width;
-	int			flags;
-	uint32		n;
 	Oid			typid;
 	Oid			collation;
-	const CDKeyType *kt;
-	int			start;
 
 	/* read-only view of the bytes */
 	buf.data = (char *) VARDATA_ANY(ds);
@@ -312,40 +309,212 @@ decode(FunctionCallInfo fcinfo, const bytea *ds, DSKeys *keys)
 	version = pq_getmsgbyte(&buf);
 	encoding = pq_getmsgbyte(&buf);
 	width = pq_getmsgbyte(&buf);
-	flags = pq_getmsgbyte(&buf);
+	h->flags = pq_getmsgbyte(&buf);
 	if (version != DSET_VERSION)
 		cd_invalid_state("Unknown format version.");
-	n = (uint32) pq_getmsgint(&buf, 4);
-	if ((flags & ~DSET_FLAG_RUNS) != 0 ||
-		((flags & DSET_FLAG_RUNS) && (width == 0 || n == 0)))
+	h->n = (uint32) pq_getmsgint(&buf, 4);
+	if ((h->flags & ~DSET_FLAG_RUNS) != 0 ||
+		((h->flags & DSET_FLAG_RUNS) && (width == 0 || h->n == 0)))
 		cd_invalid_state("Unknown flags.");
 	typid = cd_recv_type_ref(&buf);
 	collation = cd_recv_collation_ref(&buf);
 	if (OidIsValid(collation))
 		cd_invalid_state("This format version stores no collation.");
 
-	kt = dsk_keytype(fcinfo, typid);
-	if (format_encoding(kt) != encoding || kt->width != width)
+	h->kt = dsk_keytype(fcinfo, typid);
+	if (format_encoding(h->kt) != encoding || h->kt->width != width)
 		cd_invalid_state("The key encoding does not match the element type.");
-	if (width > 0 && (Size) n * width > DSET_MAX_DECODED)
+	if (width > 0 && (Size) h->n * width > DSET_MAX_DECODED)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("distinct_set too large"),
-				 errdetail("The set holds %u values, more than 1 GB of keys.", n)));
-	start = buf.cursor;
-	if (flags & DSET_FLAG_RUNS)
-		unpack_runs(&buf, keys, kt, n);
+				 errdetail("The set holds %u values, more than 1 GB of keys.", h->n)));
+	h->start = buf.cursor;
+}
+
+static const CDKeyType *
+decode(FunctionCallInfo fcinfo, const bytea *ds, DSKeys *keys)
+{
+	StringInfoData buf;
+	DSHeader	h;
+	const CDKeyType *kt;
+
+	parse_header(fcinfo, ds, &h);
+	kt = h.kt;
+	buf.data = (char *) VARDATA_ANY(ds);
+	buf.len = (int) VARSIZE_ANY_EXHDR(ds);
+	buf.maxlen = buf.len;
+	buf.cursor = h.start;
+	if (h.flags & DSET_FLAG_RUNS)
+		unpack_runs(&buf, keys, kt, h.n);
 	else
-		dsk_unpack(&buf, keys, kt, n);
+		dsk_unpack(&buf, keys, kt, h.n);
 	if (buf.cursor != buf.len)
 		cd_invalid_state("There are bytes left after the keys.");
 	/* runs exactly when shorter than blocks */
-	if (kt->width > 0 && n > 0 &&
-		((flags & DSET_FLAG_RUNS) ?
-		 (Size) (buf.len - start) >= dsk_packed_size(keys) :
-		 runs_size(keys) < (Size) (buf.len - start)))
+	if (kt->width > 0 && h.n > 0 &&
+		((h.flags & DSET_FLAG_RUNS) ?
+		 (Size) (buf.len - h.start) >= dsk_packed_size(keys) :
+		 runs_size(keys) < (Size) (buf.len - h.start)))
 		cd_invalid_state("The keys are not in the shorter layout.");
 	return kt;
+}
+
+/* the big-endian key of width bytes at p */
+static inline uint64
+read_key(const uint8 *p, int width)
+{
+	uint64		k = 0;
+	int			i;
+
+	for (i = 0; i < width; i++)
+		k = (k << 8) | p[i];
+	return k;
+}
+
+/* in the blocks layout: the first key of each block, then one block's gaps */
+static bool
+blocks_contain(const uint8 *p, const uint8 *end, int width, uint32 n,
+			   uint64 key)
+{
+	const uint8 *gaps = NULL;
+	uint64		first = 0;
+	uint32		m = 0;
+	int			b = 0;
+	bool		found = false;
+	uint32		start;
+	uint64		k;
+	Size		bitpos = 0;
+	uint32		i;
+
+	for (start = 0; start < n; start += DSET_BLOCK)
+	{
+		uint32		bm = Min(DSET_BLOCK, n - start);
+		uint64		bfirst;
+		int			bb = 0;
+		const uint8 *bgaps = NULL;
+
+		if (end - p < width)
+			dset_invalid("The keys run past the end of the value.");
+		bfirst = read_key(p, width);
+		if (bfirst > key)
+			break;
+		p += width;
+		if (bm > 1)
+		{
+			Size		bytes;
+
+			if (p >= end)
+				dset_invalid("The keys run past the end of the value.");
+			bb = *p++;
+			bytes = ((Size) (bm - 1) * bb + 7) / 8;
+			if (bb > 64 || (Size) (end - p) < bytes)
+				dset_invalid("The keys run past the end of the value.");
+			bgaps = p;
+			p += bytes;
+		}
+		first = bfirst;
+		m = bm;
+		b = bb;
+		gaps = bgaps;
+		found = true;
+		if ((start & 0xFFFF) == 0)
+			CHECK_FOR_INTERRUPTS();
+	}
+	if (!found)
+		return false;
+	/* the last block whose first key is <= key: its gaps, b bits each */
+	k = first;
+	for (i = 1; i < m && k < key; i++)
+	{
+		uint64		v = 0;
+		int			got = 0;
+
+		while (got < b)
+		{
+			int			off = bitpos & 7;
+			int			take = Min(8 - off, b - got);
+
+			v |= (uint64) ((gaps[bitpos >> 3] >> off) & ((1 << take) - 1)) << got;
+			got += take;
+			bitpos += take;
+		}
+		k += v + 1;
+	}
+	return k == key;
+}
+
+/* in the runs layout: each run's start and length */
+static bool
+runs_contain(StringInfo buf, int width, uint64 key)
+{
+	uint64		nruns = recv_varint(buf);
+	uint64		prevend = 0;
+	uint64		r;
+
+	for (r = 0; r < nruns; r++)
+	{
+		uint64		start;
+		uint64		len;
+
+		if (r == 0)
+		{
+			if (buf->len - buf->cursor < width)
+				dset_invalid("The keys run past the end of the value.");
+			start = read_key((const uint8 *) buf->data + buf->cursor, width);
+			buf->cursor += width;
+		}
+		else
+			start = prevend + recv_varint(buf) + 2;
+		len = recv_varint(buf);
+		if (key < start)
+			return false;
+		if (key - start <= len)
+			return true;
+		prevend = start + len;
+		if ((r & 0xFFFF) == 0xFFFF)
+			CHECK_FOR_INTERRUPTS();
+	}
+	return false;
+}
+
+static bool
+contains_key(FunctionCallInfo fcinfo, const bytea *ds, DSHeader *h, Datum value)
+{
+	StringInfoData buf;
+	StringInfoData bytes;
+	uint64		key = 0;
+	DSKeys		keys;
+	DSKeys		one;
+	const char *ptr;
+	uint32		len;
+	uint32		i;
+
+	buf.data = (char *) VARDATA_ANY(ds);
+	buf.len = (int) VARSIZE_ANY_EXHDR(ds);
+	buf.maxlen = buf.len;
+	buf.cursor = h->start;
+	initStringInfo(&bytes);
+	dsk_value_key(h->kt, value, &key, &bytes);
+	if (h->kt->width > 0)
+	{
+		if (h->flags & DSET_FLAG_RUNS)
+			return runs_contain(&buf, h->kt->width, key);
+		return blocks_contain((const uint8 *) buf.data + buf.cursor,
+							  (const uint8 *) buf.data + buf.len,
+							  h->kt->width, h->n, key);
+	}
+	/* byte keys: decoded (front coding is read from the start anyway) */
+	(void) decode(fcinfo, ds, &keys);
+	ptr = bytes.data;
+	len = (uint32) bytes.len;
+	one.kt = h->kt;
+	one.n = 1;
+	one.width = 0;
+	one.ptr = &ptr;
+	one.len = &len;
+	i = dsk_lower_bound(&keys, 0, &one, 0);
+	return i < keys.n && dsk_cmp(&keys, i, &one, 0) == 0;
 }
 
 /*
@@ -353,6 +522,40 @@ decode(FunctionCallInfo fcinfo, const bytea *ds, DSKeys *keys)
  * whose errors name a count_distinct state: they are raised again naming
  * a distinct_set.
  */
+static void
+rethrow_as_distinct_set(MemoryContext mcxt)
+{
+	ErrorData  *edata;
+
+	MemoryContextSwitchTo(mcxt);
+	edata = CopyErrorData();
+	if (edata->sqlerrcode != ERRCODE_INVALID_BINARY_REPRESENTATION &&
+		edata->sqlerrcode != ERRCODE_PROTOCOL_VIOLATION &&
+		edata->sqlerrcode != ERRCODE_UNDEFINED_OBJECT)
+		PG_RE_THROW();
+	FlushErrorState();
+	if (edata->sqlerrcode != ERRCODE_UNDEFINED_OBJECT)
+	{
+		/* 08P01: a reference runs past the end (pqformat.h) */
+		if (edata->sqlerrcode == ERRCODE_PROTOCOL_VIOLATION)
+			edata->detail = pstrdup("A type or collation reference runs past the end.");
+		edata->sqlerrcode = ERRCODE_INVALID_BINARY_REPRESENTATION;
+		edata->message = pstrdup("invalid distinct_set");
+	}
+	else
+	{
+		/* "type \"s.t\" of a count_distinct state does not exist" */
+		char	   *p = strstr(edata->message, " of a count_distinct state ");
+
+		if (p != NULL)
+			edata->message = psprintf("%.*s of a distinct_set %s",
+									  (int) (p - edata->message), edata->message,
+									  p + strlen(" of a count_distinct state "));
+		edata->hint = NULL;
+	}
+	ReThrowError(edata);
+}
+
 const CDKeyType *
 dset_decode(FunctionCallInfo fcinfo, const bytea *ds, DSKeys *keys)
 {
@@ -365,38 +568,46 @@ dset_decode(FunctionCallInfo fcinfo, const bytea *ds, DSKeys *keys)
 	}
 	PG_CATCH();
 	{
-		ErrorData  *edata;
-
-		MemoryContextSwitchTo(mcxt);
-		edata = CopyErrorData();
-		if (edata->sqlerrcode != ERRCODE_INVALID_BINARY_REPRESENTATION &&
-			edata->sqlerrcode != ERRCODE_PROTOCOL_VIOLATION &&
-			edata->sqlerrcode != ERRCODE_UNDEFINED_OBJECT)
-			PG_RE_THROW();
-		FlushErrorState();
-		if (edata->sqlerrcode != ERRCODE_UNDEFINED_OBJECT)
-		{
-			/* 08P01: a reference runs past the end (pqformat.h) */
-			if (edata->sqlerrcode == ERRCODE_PROTOCOL_VIOLATION)
-				edata->detail = pstrdup("A type or collation reference runs past the end.");
-			edata->sqlerrcode = ERRCODE_INVALID_BINARY_REPRESENTATION;
-			edata->message = pstrdup("invalid distinct_set");
-		}
-		else
-		{
-			/* "type \"s.t\" of a count_distinct state does not exist" */
-			char	   *p = strstr(edata->message, " of a count_distinct state ");
-
-			if (p != NULL)
-				edata->message = psprintf("%.*s of a distinct_set %s",
-										  (int) (p - edata->message), edata->message,
-										  p + strlen(" of a count_distinct state "));
-			edata->hint = NULL;
-		}
-		ReThrowError(edata);
+		rethrow_as_distinct_set(mcxt);
 	}
 	PG_END_TRY();
 	return kt;
+}
+
+const CDKeyType *
+dset_header(FunctionCallInfo fcinfo, const bytea *ds, DSHeader *h)
+{
+	MemoryContext mcxt = CurrentMemoryContext;
+
+	PG_TRY();
+	{
+		parse_header(fcinfo, ds, h);
+	}
+	PG_CATCH();
+	{
+		rethrow_as_distinct_set(mcxt);
+	}
+	PG_END_TRY();
+	return h->kt;
+}
+
+bool
+dset_contains(FunctionCallInfo fcinfo, const bytea *ds, DSHeader *h,
+			  Datum value)
+{
+	MemoryContext mcxt = CurrentMemoryContext;
+	volatile bool result = false;
+
+	PG_TRY();
+	{
+		result = contains_key(fcinfo, ds, h, value);
+	}
+	PG_CATCH();
+	{
+		rethrow_as_distinct_set(mcxt);
+	}
+	PG_END_TRY();
+	return result;
 }
 
 void

@@ -417,37 +417,10 @@ distinct_set_values(PG_FUNCTION_ARGS)
 Datum
 distinct_set_contains(PG_FUNCTION_ARGS)
 {
-	DSKeys		keys;
-	DSKeys		one;
-	const CDKeyType *kt = dset_decode(fcinfo, PG_GETARG_DSET_P(0), &keys);
-	uint64		fixed;
-	const char *ptr;
-	uint32		len;
-	StringInfoData bytes;
-	uint32		i;
+	bytea	   *ds = PG_GETARG_DSET_P(0);
+	DSHeader	h;
 
-	check_value_arg(fcinfo, kt, 1);
-	initStringInfo(&bytes);
-	dsk_value_key(kt, PG_GETARG_DATUM(1), &fixed, &bytes);
-	/* a run of the one key */
-	one.kt = kt;
-	one.n = 1;
-	one.width = kt->width;
-	one.fixed = &fixed;
-	one.owner = NULL;
-	ptr = bytes.data;
-	len = (uint32) bytes.len;
-	one.ptr = &ptr;
-	one.len = &len;
-	if (kt->width > 0)
-	{
-		/* the key at the run's width */
-		DSKeys		tmp;
-
-		dsk_alloc(&tmp, kt, 1);
-		dsk_put(&tmp, 0, fixed);
-		one.fixed = tmp.fixed;
-	}
-	i = dsk_lower_bound(&keys, 0, &one, 0);
-	PG_RETURN_BOOL(i < keys.n && dsk_cmp(&keys, i, &one, 0) == 0);
+	(void) dset_header(fcinfo, ds, &h);
+	check_value_arg(fcinfo, h.kt, 1);
+	PG_RETURN_BOOL(dset_contains(fcinfo, ds, &h, PG_GETARG_DATUM(1)));
 }

@@ -32,6 +32,8 @@ typedef struct KeyTypeCacheEntry
 	CDKeyType	kt;
 } KeyTypeCacheEntry;
 
+StaticAssertDecl(DSET_BLOCK == CD_PACK_BLOCK, "the stored format's blocks are keypack's");
+
 void
 dsk_check_storable(const CDKeyType *kt)
 {

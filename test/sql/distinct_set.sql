@@ -233,6 +233,23 @@ SELECT cardinality(s), pg_column_size(s) < 100000 AS small,
        distinct_set_contains(s, 299997), distinct_set_contains(s, 299998)
 FROM ds_big;
 
+-- distinct_set_contains reads block headers or runs only: every value near
+-- and between the keys of a few layouts, against the values themselves
+CREATE TABLE ds_lay AS SELECT k, distinct_set(a) AS s, a FROM (VALUES
+    ('blocks', ARRAY(SELECT x * 3 + x % 7 FROM generate_series(-300, 700) x)),
+    ('runs', ARRAY(SELECT x FROM generate_series(1, 1000) x WHERE x % 97 > 5)),
+    ('wide gaps', ARRAY(SELECT (x * 65537) # (x << 20) FROM generate_series(1, 300) x))
+) v(k, a);
+SELECT k, (s::text::distinct_set = s) AS round_trip, left(distinct_set_send(s)::text, 10) AS header,
+    (SELECT count(*) FROM (SELECT DISTINCT v FROM unnest(a) u, LATERAL (VALUES (u - 1), (u), (u + 1)) w(v)) c
+     WHERE distinct_set_contains(s, c.v) <> (c.v = ANY (a))) AS failed
+FROM ds_lay ORDER BY 1;
+SELECT (SELECT count(*) FROM (SELECT DISTINCT v FROM unnest(a) u, LATERAL (VALUES (u - 1), (u), (u + 1)) w(v)) c
+        WHERE distinct_set_contains(s, c.v) <> (c.v = ANY (a))) AS failed_int8
+FROM (SELECT a, distinct_set(a) AS s
+      FROM (SELECT ARRAY(SELECT x::int8 * 100000000000 FROM generate_series(-200, 200) x) AS a) x) y;
+DROP TABLE ds_lay;
+
 -- parallel: distinct_set_agg (count_distinct's partial states) and the
 -- union and intersection aggregates (their own)
 CREATE TABLE ds_par AS SELECT x % 1000 AS g, (x * 7919) % 50000 + 100 AS v
