@@ -8,12 +8,11 @@
  * count_distinct set); only its final function is here.
  *
  * distinct_set_union_agg(distinct_set) keeps sorted runs of keys on a
- * stack whose sizes at least halve from the bottom up: each new set is
- * pushed, and the top two runs are merged while the upper one is at least
- * half the size of the one below (as a binary counter carries).  Every key
- * then takes part in O(log k) merges for k sets, never the O(k) of merging
- * each set into one growing run; a stack of s runs has at most about
- * log2(total keys) runs.
+ * stack whose sizes decrease from the bottom up: each new set is pushed,
+ * and the top two runs are merged while the upper one is at least as large
+ * as the one below (as a binary counter carries).  Every key then takes
+ * part in O(log k) merges for k sets, never the O(k) of merging each set
+ * into one growing run.
  *
  * distinct_set_intersect_agg(distinct_set) keeps one run, which only
  * shrinks: each set costs a merge with it (or a galloping search when one
@@ -139,7 +138,7 @@ push_run(DSAggState *s, const DSKeys *run)
 	}
 	s->runs[s->nruns++] = *run;
 	while (s->nruns >= 2 &&
-		   (uint64) s->runs[s->nruns - 1].n * 2 >= s->runs[s->nruns - 2].n)
+		   s->runs[s->nruns - 1].n >= s->runs[s->nruns - 2].n)
 		merge_top(s);
 }
 

@@ -66,6 +66,30 @@ dsk_lower_bound(const DSKeys *a, uint32 lo, const DSKeys *b, uint32 j)
 	return lo;
 }
 
+/* the union of two runs of fixed-width keys of type T, into out */
+#define UNION_FIXED(T) \
+	do { \
+		const T    *x = (const T *) a->fixed; \
+		const T    *y = (const T *) b->fixed; \
+		T		   *z = (T *) out->fixed; \
+		uint32		na = a->n, nb = b->n; \
+		\
+		while (i < na && j < nb) \
+		{ \
+			T			u = x[i], v = y[j]; \
+			\
+			z[o++] = u <= v ? u : v; \
+			i += u <= v; \
+			j += v <= u; \
+			if ((o & 0xFFFFF) == 0) \
+				CHECK_FOR_INTERRUPTS(); \
+		} \
+		while (i < na) \
+			z[o++] = x[i++]; \
+		while (j < nb) \
+			z[o++] = y[j++]; \
+	} while (0)
+
 void
 dsk_union(DSKeys *out, const DSKeys *a, const DSKeys *b)
 {
@@ -79,25 +103,42 @@ dsk_union(DSKeys *out, const DSKeys *a, const DSKeys *b)
 				 errmsg("distinct_set too large"),
 				 errdetail("A distinct_set holds at most %u values.", PG_UINT32_MAX)));
 	dsk_alloc(out, a->kt, a->n + b->n);
-	while (i < a->n && j < b->n)
+	switch (a->width)
 	{
-		int			c = dsk_cmp(a, i, b, j);
+		case 1:
+			UNION_FIXED(uint8);
+			break;
+		case 2:
+			UNION_FIXED(uint16);
+			break;
+		case 4:
+			UNION_FIXED(uint32);
+			break;
+		case 8:
+			UNION_FIXED(uint64);
+			break;
+		default:
+			while (i < a->n && j < b->n)
+			{
+				int			c = dsk_cmp(a, i, b, j);
 
-		if (c <= 0)
-		{
-			copy_key(out, o++, a, i++);
-			if (c == 0)
-				j++;
-		}
-		else
-			copy_key(out, o++, b, j++);
-		if ((o & 0xFFFFF) == 0)
-			CHECK_FOR_INTERRUPTS();
+				if (c <= 0)
+				{
+					copy_key(out, o++, a, i++);
+					if (c == 0)
+						j++;
+				}
+				else
+					copy_key(out, o++, b, j++);
+				if ((o & 0xFFFFF) == 0)
+					CHECK_FOR_INTERRUPTS();
+			}
+			while (i < a->n)
+				copy_key(out, o++, a, i++);
+			while (j < b->n)
+				copy_key(out, o++, b, j++);
+			break;
 	}
-	while (i < a->n)
-		copy_key(out, o++, a, i++);
-	while (j < b->n)
-		copy_key(out, o++, b, j++);
 	out->n = o;
 }
 

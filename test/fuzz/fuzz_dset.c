@@ -8,7 +8,8 @@
  * the contexts are reset).  An input that is accepted must be a valid set:
  *   - as many keys as the header's count (dset_count), strictly increasing,
  *     each one its type's encoding gives;
- *   - dset_encode() gives the input back, byte for byte (canonical);
+ *   - dset_encode() gives the input back, byte for byte (canonical), or
+ *     the same keys in the other layout (binary input refuses those);
  *   - with a second run B derived from the input (repeated keys, overlaps,
  *     runs of consecutive keys), union, intersection and difference both
  *     ways equal reference results computed here with qsort and bsearch,
@@ -189,9 +190,21 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		CHECK(dsk_key_is_canonical(kt, av[i]), "dsk_key_is_canonical");
 		CHECK(i == 0 || av[i - 1] < av[i], "accepted keys that are not strictly increasing");
 	}
+	/*
+	 * Decoding does not check that the layout is the shorter one: binary
+	 * input encodes again and refuses what does not come back the same
+	 * (dset_io.c), as here.  Such input must still decode to a valid set.
+	 */
 	again = dset_encode(kt, &a);
-	CHECK(VARSIZE(again) == VARSIZE(ds) && memcmp(again, ds, VARSIZE(ds)) == 0,
-		  "accepted bytes that do not encode again the same");
+	if (VARSIZE(again) != VARSIZE(ds) || memcmp(again, ds, VARSIZE(ds)) != 0)
+	{
+		CHECK((data[3] & DSET_FLAG_RUNS) != ((const uint8_t *) VARDATA(again))[3],
+			  "accepted bytes that encode differently in the same layout");
+		free(av);
+		stub_reset(stub_cxt_query);
+		stub_reset(stub_cxt_fn);
+		return 0;
+	}
 
 	/* B: keys derived from the input, with repeats, overlaps and runs */
 	seed = 0x9E3779B97F4A7C15;
