@@ -508,7 +508,15 @@ CREATE OR REPLACE FUNCTION distinct_set_agg_final(internal)
     AS 'MODULE_PATHNAME', 'distinct_set_agg_final'
     LANGUAGE C IMMUTABLE PARALLEL SAFE;
 
-/* the state and support functions of count_distinct (SSPACE: see there) */
+CREATE OR REPLACE FUNCTION distinct_set_agg_moving_final(internal)
+    RETURNS distinct_set
+    AS 'MODULE_PATHNAME', 'distinct_set_agg_moving_final'
+    LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+/*
+ * The states and support functions of count_distinct (SSPACE, MSSPACE and
+ * the moving-aggregate mode of window frames: see there).
+ */
 CREATE OR REPLACE AGGREGATE distinct_set_agg(anyelement) (
     SFUNC = count_distinct_append,
     STYPE = internal,
@@ -518,6 +526,12 @@ CREATE OR REPLACE AGGREGATE distinct_set_agg(anyelement) (
     COMBINEFUNC = count_distinct_combine,
     SERIALFUNC = count_distinct_serial,
     DESERIALFUNC = count_distinct_deserial,
+    MSFUNC = count_distinct_moving_append,
+    MINVFUNC = count_distinct_moving_remove,
+    MSTYPE = internal,
+    MSSPACE = 128,
+    MFINALFUNC = distinct_set_agg_moving_final,
+    MFINALFUNC_MODIFY = READ_ONLY,
     PARALLEL = SAFE
 );
 

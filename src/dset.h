@@ -158,6 +158,11 @@ extern void dsk_alloc(DSKeys *k, const CDKeyType *kt, uint32 n);
 extern void dsk_free(DSKeys *k);
 /* The distinct keys of a count_distinct state (set.h; compacts it). */
 extern void dsk_from_state(DSKeys *k, void *state);
+/*
+ * The distinct keys of a count_distinct moving-aggregate state (moving.h);
+ * false if it holds no value.
+ */
+extern bool dsk_from_moving(DSKeys *k, void *moving);
 /* The distinct keys of n non-NULL values of kt. */
 extern void dsk_from_datums(DSKeys *k, const CDKeyType *kt, Datum *values,
 							uint32 n);

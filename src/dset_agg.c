@@ -30,6 +30,7 @@
 #include "dset.h"
 
 PG_FUNCTION_INFO_V1(distinct_set_agg_final);
+PG_FUNCTION_INFO_V1(distinct_set_agg_moving_final);
 PG_FUNCTION_INFO_V1(distinct_set_union_append);
 PG_FUNCTION_INFO_V1(distinct_set_union_combine);
 PG_FUNCTION_INFO_V1(distinct_set_union_final);
@@ -67,6 +68,23 @@ distinct_set_agg_final(PG_FUNCTION_ARGS)
 	if (PG_ARGISNULL(0))
 		PG_RETURN_NULL();
 	dsk_from_state(&keys, PG_GETARG_POINTER(0));
+	PG_RETURN_BYTEA_P(dset_encode(keys.kt, &keys));
+}
+
+/*
+ * distinct_set_agg_moving_final(internal) -> distinct_set
+ *
+ * Window frames: count_distinct's moving-aggregate state (moving.h), which
+ * counts each value's rows so that rows can leave the frame; only read.
+ */
+Datum
+distinct_set_agg_moving_final(PG_FUNCTION_ARGS)
+{
+	DSKeys		keys;
+
+	(void) aggregate_context(fcinfo);
+	if (PG_ARGISNULL(0) || !dsk_from_moving(&keys, PG_GETARG_POINTER(0)))
+		PG_RETURN_NULL();
 	PG_RETURN_BYTEA_P(dset_encode(keys.kt, &keys));
 }
 

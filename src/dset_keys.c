@@ -20,6 +20,7 @@
 
 #include "dset.h"
 #include "keypack.h"
+#include "moving.h"
 #include "registry.h"
 #include "serialize.h"
 #include "set.h"
@@ -161,6 +162,20 @@ dsk_from_state(DSKeys *k, void *state)
 	}
 	else
 		from_varset(k, (CDVarSet *) set, n);
+}
+
+bool
+dsk_from_moving(DSKeys *k, void *moving)
+{
+	CDMoving   *m = (CDMoving *) moving;
+	Datum	   *values;
+	uint32		n;
+
+	if (m == NULL || m->kt == NULL || cdmov_count(m) == 0)
+		return false;
+	values = cdmov_output_datums(m, &n);
+	dsk_from_datums(k, m->kt, values, n);
+	return true;
 }
 
 void

@@ -282,6 +282,24 @@ RESET parallel_setup_cost;
 RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;
 
+-- window frames: distinct_set_agg in moving-aggregate mode (count_distinct's
+-- state), union and intersection recomputed per frame
+SELECT count(*) AS frames,
+       count(*) FILTER (WHERE distinct_set_to_array(s, NULL::int) IS DISTINCT FROM a) AS failed
+FROM (SELECT distinct_set_agg(v) OVER w AS s, array_agg_distinct(v) OVER w AS a
+      FROM (SELECT x, CASE WHEN x % 11 = 0 THEN NULL ELSE (x * 7) % 13 END AS v
+            FROM generate_series(1, 300) x) t
+      WINDOW w AS (ORDER BY x ROWS BETWEEN 10 PRECEDING AND CURRENT ROW)) z;
+SELECT count(*) AS frames, count(*) FILTER (WHERE u IS DISTINCT FROM r OR i IS DISTINCT FROM n) AS failed
+FROM (SELECT d,
+             distinct_set_union_agg(s) OVER w AS u,
+             distinct_set_intersect_agg(s) OVER w AS i,
+             (SELECT distinct_set_agg(v) FROM ds_par p WHERE p.g BETWEEN q.g - 2 AND q.g) AS r,
+             (SELECT distinct_set(array_agg(v)) FROM (SELECT v FROM ds_par p WHERE p.g BETWEEN q.g - 2 AND q.g
+                  GROUP BY v HAVING count(DISTINCT p.g) = least(q.g + 1, 3)) x) AS n
+      FROM (SELECT g, g AS d, s FROM ds_par_sets WHERE g < 40) q
+      WINDOW w AS (ORDER BY g ROWS BETWEEN 2 PRECEDING AND CURRENT ROW)) z;
+
 -- errors
 -- element types without a canonical form (compared by their comparator)
 SELECT ds_err($$SELECT distinct_set_agg(j) FROM (VALUES ('{"a":1}'::jsonb)) x(j)$$);
