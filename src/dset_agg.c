@@ -14,6 +14,13 @@
  * part in O(log k) merges for k sets, never the O(k) of merging each set
  * into one growing run.
  *
+ * Fixed-width keys whose range is dense go into a bitmap instead, once a
+ * second set arrives: when the bitmap of the range of all keys so far takes
+ * no more bytes than the keys themselves (for 30 daily sets of 1M users out
+ * of 20M: 2.5 MB against 4 MB a set).  Each key then costs one bit set;
+ * the result is read out of the bitmap in order.  A set that widens the
+ * range beyond that turns the bitmap back into a run.
+ *
  * distinct_set_intersect_agg(distinct_set) keeps one run, which only
  * shrinks: each set costs a merge with it (or a galloping search when one
  * is much shorter).
@@ -25,6 +32,8 @@
 #include "postgres.h"
 
 #include "fmgr.h"
+#include "miscadmin.h"
+#include "port/pg_bitutils.h"
 #include "utils/memutils.h"
 
 #include "dset.h"
@@ -99,6 +108,16 @@ typedef struct DSAggState
 	int			nruns;
 	int			maxruns;
 	DSKeys	   *runs;			/* union: a stack; intersection: one run */
+
+	/*
+	 * union of fixed-width keys in a dense range: a bitmap of the keys lo ..
+	 * lo + 64 * nwords - 1 (lo a multiple of 64), made of held input keys in
+	 * all (an upper bound of its distinct keys); no runs then
+	 */
+	uint64	   *bits;
+	uint64		lo;
+	Size		nwords;
+	uint64		held;
 } DSAggState;
 
 static DSAggState *
@@ -146,9 +165,196 @@ merge_top(DSAggState *s)
 	s->nruns--;
 }
 
+/* bytes of a bitmap of the keys lo .. hi */
+static uint64
+bitmap_bytes(uint64 lo, uint64 hi)
+{
+	return ((hi >> 6) - (lo >> 6) + 1) * 8;
+}
+
+/* is a bitmap of lo .. hi no larger than held keys of width bytes? */
+static bool
+dense_enough(uint64 lo, uint64 hi, uint64 held, int width)
+{
+	/* (hi >> 6) - (lo >> 6) < 2^58: no overflow */
+	uint64		bytes = bitmap_bytes(lo, hi);
+
+	return bytes <= (uint64) MaxAllocHugeSize / 2 && bytes <= held * width;
+}
+
+/* set the bits of run's keys (all within the bitmap) */
+#define SET_BITS(T) \
+	do { \
+		const T    *x = (const T *) run->fixed; \
+		\
+		for (i = 0; i < run->n; i++) \
+		{ \
+			uint64		off = (uint64) x[i] - lo; \
+			\
+			bits[off >> 6] |= UINT64CONST(1) << (off & 63); \
+		} \
+	} while (0)
+
+static void
+bitmap_add(DSAggState *s, const DSKeys *run)
+{
+	uint64	   *bits = s->bits;
+	uint64		lo = s->lo;
+	uint32		i;
+
+	switch (run->width)
+	{
+		case 1:
+			SET_BITS(uint8);
+			break;
+		case 2:
+			SET_BITS(uint16);
+			break;
+		case 4:
+			SET_BITS(uint32);
+			break;
+		default:
+			SET_BITS(uint64);
+			break;
+	}
+	s->held += run->n;
+	CHECK_FOR_INTERRUPTS();
+}
+
+#define READ_BITS(T) \
+	do { \
+		T		   *z = (T *) run.fixed; \
+		\
+		for (w = 0; w < s->nwords; w++) \
+		{ \
+			uint64		word = s->bits[w]; \
+			uint64		base = s->lo + w * 64; \
+			\
+			while (word != 0) \
+			{ \
+				z[o++] = (T) (base + pg_rightmost_one_pos64(word)); \
+				word &= word - 1; \
+			} \
+			if ((w & 0xFFFF) == 0xFFFF) \
+				CHECK_FOR_INTERRUPTS(); \
+		} \
+	} while (0)
+
+/* the bitmap's keys as the one run (in the state's context); frees it */
+static void
+bitmap_to_run(DSAggState *s)
+{
+	MemoryContext old = MemoryContextSwitchTo(s->mcxt);
+	uint64		n = 0;
+	Size		w;
+	uint32		o = 0;
+	DSKeys		run;
+
+	for (w = 0; w < s->nwords; w++)
+		n += pg_popcount64(s->bits[w]);
+	dsk_alloc(&run, s->kt, (uint32) n);
+	switch (run.width)
+	{
+		case 1:
+			READ_BITS(uint8);
+			break;
+		case 2:
+			READ_BITS(uint16);
+			break;
+		case 4:
+			READ_BITS(uint32);
+			break;
+		default:
+			READ_BITS(uint64);
+			break;
+	}
+	run.n = o;
+	pfree(s->bits);
+	s->bits = NULL;
+	MemoryContextSwitchTo(old);
+	s->runs[0] = run;
+	s->nruns = 1;
+}
+
+/* a new bitmap of lo .. hi holding the stack's runs (which are freed) */
+static void
+runs_to_bitmap(DSAggState *s, uint64 lo, uint64 hi)
+{
+	int			r;
+
+	s->lo = lo & ~UINT64CONST(63);
+	s->nwords = (Size) (bitmap_bytes(lo, hi) / 8);
+	s->bits = MemoryContextAllocExtended(s->mcxt, s->nwords * 8,
+										 MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	s->held = 0;
+	for (r = 0; r < s->nruns; r++)
+	{
+		bitmap_add(s, &s->runs[r]);
+		dsk_free(&s->runs[r]);
+	}
+	s->nruns = 0;
+}
+
+/* widen the bitmap to cover lo .. hi (which covers its range) */
+static void
+bitmap_widen(DSAggState *s, uint64 lo, uint64 hi)
+{
+	uint64		newlo = lo & ~UINT64CONST(63);
+	Size		nwords = (Size) (bitmap_bytes(lo, hi) / 8);
+	uint64	   *bits;
+
+	if (newlo == s->lo && nwords == s->nwords)
+		return;
+	Assert(newlo <= s->lo && nwords >= s->nwords);
+	bits = MemoryContextAllocExtended(s->mcxt, nwords * 8,
+									  MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	memcpy(bits + (s->lo - newlo) / 64, s->bits, s->nwords * 8);
+	pfree(s->bits);
+	s->bits = bits;
+	s->lo = newlo;
+	s->nwords = nwords;
+}
+
 static void
 push_run(DSAggState *s, const DSKeys *run)
 {
+	if (run->n == 0 && (s->nruns > 0 || s->bits != NULL))
+		return;					/* nothing to add */
+	if (run->n > 0 && run->width > 0 && (s->bits != NULL || s->nruns > 0))
+	{
+		uint64		lo = dsk_get(run, 0);
+		uint64		hi = dsk_get(run, run->n - 1);
+		uint64		held = run->n;
+		int			r;
+
+		if (s->bits != NULL)
+		{
+			lo = Min(lo, s->lo);
+			hi = Max(hi, s->lo + (uint64) s->nwords * 64 - 1);
+			held += s->held;
+		}
+		for (r = 0; r < s->nruns; r++)
+		{
+			if (s->runs[r].n == 0)
+				continue;
+			lo = Min(lo, dsk_get(&s->runs[r], 0));
+			hi = Max(hi, dsk_get(&s->runs[r], s->runs[r].n - 1));
+			held += s->runs[r].n;
+		}
+		if (dense_enough(lo, hi, held, run->width))
+		{
+			if (s->bits == NULL)
+				runs_to_bitmap(s, lo, hi);
+			else
+				bitmap_widen(s, lo, hi);
+			bitmap_add(s, run);
+			dsk_free((DSKeys *) run);
+			return;
+		}
+		if (s->bits != NULL)
+			bitmap_to_run(s);
+	}
+
 	if (s->nruns == s->maxruns)
 	{
 		s->maxruns *= 2;
@@ -160,10 +366,12 @@ push_run(DSAggState *s, const DSKeys *run)
 		merge_top(s);
 }
 
-/* Merge the whole stack into one run. */
+/* Merge the whole stack (or read the bitmap) into one run. */
 static void
 collapse(DSAggState *s)
 {
+	if (s->bits != NULL)
+		bitmap_to_run(s);
 	while (s->nruns >= 2)
 		merge_top(s);
 }
@@ -216,6 +424,7 @@ distinct_set_union_combine(PG_FUNCTION_ARGS)
 	else
 		dset_check_same_type(s1->kt, s2->kt);
 	/* s2's runs live in aggcontext too (its deserial puts them there) */
+	collapse(s2);
 	for (i = 0; i < s2->nruns; i++)
 		push_run(s1, &s2->runs[i]);
 	s2->nruns = 0;

@@ -99,28 +99,50 @@ recv_varint(StringInfo buf)
 
 /*
  * The bytes of fixed-width keys in the runs layout: maximal runs of
- * consecutive keys (dset.h).
+ * consecutive keys (dset.h); stops counting at limit.
  */
+#define RUNS_SIZE(T) \
+	do { \
+		const T    *x = (const T *) k->fixed; \
+		\
+		while (i < n && size < limit) \
+		{ \
+			uint64		start = x[i]; \
+			uint32		len = 1; \
+			\
+			while (i + len < n && (uint64) x[i + len] == start + len) \
+				len++; \
+			size += nruns == 0 ? k->width : varint_size(start - prevend - 2); \
+			size += varint_size(len - 1); \
+			prevend = start + len - 1; \
+			nruns++; \
+			i += len; \
+		} \
+	} while (0)
+
 static Size
-runs_size(const DSKeys *k)
+runs_size(const DSKeys *k, Size limit)
 {
 	Size		size = 0;
 	uint32		nruns = 0;
 	uint32		i = 0;
+	uint32		n = k->n;
 	uint64		prevend = 0;
 
-	while (i < k->n)
+	switch (k->width)
 	{
-		uint64		start = dsk_get(k, i);
-		uint32		len = 1;
-
-		while (i + len < k->n && dsk_get(k, i + len) == start + len)
-			len++;
-		size += nruns == 0 ? k->width : varint_size(start - prevend - 2);
-		size += varint_size(len - 1);
-		prevend = start + len - 1;
-		nruns++;
-		i += len;
+		case 1:
+			RUNS_SIZE(uint8);
+			break;
+		case 2:
+			RUNS_SIZE(uint16);
+			break;
+		case 4:
+			RUNS_SIZE(uint32);
+			break;
+		default:
+			RUNS_SIZE(uint64);
+			break;
 	}
 	return size + varint_size(nruns);
 }
@@ -230,6 +252,7 @@ bytea *
 dset_encode(const CDKeyType *kt, const DSKeys *keys)
 {
 	StringInfoData buf;
+	StringInfoData blocks = {0};
 	bool		runs;
 	Size		decoded = 0;
 	uint32		i;
@@ -245,8 +268,25 @@ dset_encode(const CDKeyType *kt, const DSKeys *keys)
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("distinct_set too large"),
 				 errdetail("The set holds %u values, more than 1 GB of keys.", keys->n)));
-	runs = keys->width > 0 && keys->n > 0 &&
-		runs_size(keys) < dsk_packed_size(keys);
+	/*
+	 * runs exactly when shorter than blocks: blocks take at least the first
+	 * key and a byte of each block (else pack them to know)
+	 */
+	runs = false;
+	if (keys->width > 0 && keys->n > 0)
+	{
+		Size		nblocks = (keys->n + DSET_BLOCK - 1) / DSET_BLOCK;
+		Size		least = nblocks * keys->width + (keys->n > 1 ? nblocks - 1 : 0);
+
+		if (runs_size(keys, least) < least)
+			runs = true;
+		else
+		{
+			initStringInfo(&blocks);
+			dsk_pack(&blocks, keys);
+			runs = runs_size(keys, blocks.len) < (Size) blocks.len;
+		}
+	}
 
 	initStringInfo(&buf);
 	appendStringInfoSpaces(&buf, VARHDRSZ);
@@ -260,6 +300,11 @@ dset_encode(const CDKeyType *kt, const DSKeys *keys)
 	cd_send_collation_ref(&buf, InvalidOid);
 	if (runs)
 		pack_runs(&buf, keys);
+	else if (blocks.data != NULL)
+	{
+		appendBinaryStringInfo(&buf, blocks.data, blocks.len);
+		pfree(blocks.data);
+	}
 	else
 		dsk_pack(&buf, keys);
 	SET_VARSIZE(buf.data, buf.len);
