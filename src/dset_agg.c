@@ -240,11 +240,10 @@ bitmap_add(DSAggState *s, const DSKeys *run)
 		} \
 	} while (0)
 
-/* the bitmap's keys as the one run (in the state's context); frees it */
+/* the bitmap's keys, as a new run in CurrentMemoryContext */
 static void
-bitmap_to_run(DSAggState *s)
+bitmap_read(DSAggState *s, DSKeys *out)
 {
-	MemoryContext old = MemoryContextSwitchTo(s->mcxt);
 	uint64		n = 0;
 	Size		w;
 	uint32		o = 0;
@@ -269,11 +268,20 @@ bitmap_to_run(DSAggState *s)
 			break;
 	}
 	run.n = o;
+	*out = run;
+}
+
+/* the bitmap's keys as the one run (in the state's context); frees it */
+static void
+bitmap_to_run(DSAggState *s)
+{
+	MemoryContext old = MemoryContextSwitchTo(s->mcxt);
+
+	bitmap_read(s, &s->runs[0]);
 	pfree(s->bits);
 	s->bits = NULL;
-	MemoryContextSwitchTo(old);
-	s->runs[0] = run;
 	s->nruns = 1;
+	MemoryContextSwitchTo(old);
 }
 
 /* a new bitmap of lo .. hi holding the stack's runs (which are freed) */
@@ -434,8 +442,9 @@ distinct_set_union_combine(PG_FUNCTION_ARGS)
 /*
  * distinct_set_union_final(internal) -> distinct_set
  *
- * Merging the stack leaves the state equivalent, and later rows may still
- * be added (window frames): READ_ONLY as far as the result goes.
+ * A bitmap is read, not changed; a stack is merged into one run, which
+ * leaves the state equivalent, and later rows may still be added (running
+ * window frames): READ_ONLY as far as the result goes.
  */
 Datum
 distinct_set_union_final(PG_FUNCTION_ARGS)
@@ -446,6 +455,14 @@ distinct_set_union_final(PG_FUNCTION_ARGS)
 	if (PG_ARGISNULL(0))
 		PG_RETURN_NULL();
 	s = (DSAggState *) PG_GETARG_POINTER(0);
+	if (s->bits != NULL)
+	{
+		/* read, not changed: running window frames keep adding to it */
+		DSKeys		run;
+
+		bitmap_read(s, &run);
+		PG_RETURN_BYTEA_P(dset_encode(s->kt, &run));
+	}
 	collapse(s);
 	PG_RETURN_BYTEA_P(dset_encode(s->kt, &s->runs[0]));
 }

@@ -300,6 +300,13 @@ FROM (SELECT d,
       FROM (SELECT g, g AS d, s FROM ds_par_sets WHERE g < 40) q
       WINDOW w AS (ORDER BY g ROWS BETWEEN 2 PRECEDING AND CURRENT ROW)) z;
 
+-- running frames: the union's state (a bitmap here) keeps growing after
+-- each frame's result
+SELECT count(*) AS frames, count(*) FILTER (WHERE u IS DISTINCT FROM r) AS failed
+FROM (SELECT distinct_set_union_agg(s) OVER (ORDER BY g) AS u,
+             (SELECT distinct_set_agg(v) FROM ds_par p WHERE p.g <= q.g) AS r
+      FROM (SELECT g, s FROM ds_par_sets WHERE g < 30) q) z;
+
 -- errors
 -- element types without a canonical form (compared by their comparator)
 SELECT ds_err($$SELECT distinct_set_agg(j) FROM (VALUES ('{"a":1}'::jsonb)) x(j)$$);
