@@ -518,10 +518,13 @@ intersect_into(DSAggState *s, const DSKeys *run)
 	DSKeys		out;
 	MemoryContext old = MemoryContextSwitchTo(s->mcxt);
 
-	/* out's byte keys point into the state's run, never into run */
+	/*
+	 * out's byte keys point into the state's first set, never into run:
+	 * freeing the old run frees its arrays of keys (fixed-width) or of
+	 * pointers and lengths (byte keys), not the byte keys themselves
+	 */
 	dsk_intersect(&out, &s->runs[0], run);
-	if (s->runs[0].width > 0)
-		dsk_free(&s->runs[0]);
+	dsk_free(&s->runs[0]);
 	MemoryContextSwitchTo(old);
 	s->runs[0] = out;
 }
