@@ -218,6 +218,16 @@ extern const CDKeyType *dset_header(FunctionCallInfo fcinfo, const bytea *ds,
 extern bool dset_contains(FunctionCallInfo fcinfo, const bytea *ds,
 						  DSHeader *h, Datum value);
 /*
+ * Fixed-width keys read in place, without checking that they are canonical
+ * (for stored values, which went through dset_encode or binary input): the
+ * first and last key (n > 0), and each key in order.
+ */
+typedef void (*DSKeyFn) (uint64 key, void *arg);
+extern void dset_key_range(const bytea *ds, const DSHeader *h, uint64 *first,
+						   uint64 *last);
+extern void dset_foreach_key(const bytea *ds, const DSHeader *h, DSKeyFn fn,
+							 void *arg);
+/*
  * Decode a stored set (ERROR 22P03 on anything that is not exactly what
  * dset_encode writes); returns its key type.
  */

@@ -323,44 +323,59 @@ bitmap_widen(DSAggState *s, uint64 lo, uint64 hi)
 	s->nwords = nwords;
 }
 
+/*
+ * Should keys first .. last (n of them, of width bytes) go into the
+ * state's bitmap?  If so, the bitmap is made or widened to hold them, and
+ * the caller sets their bits; if not, a bitmap is turned back into a run,
+ * and the caller pushes them as a run.  Only for a state that holds keys.
+ */
+static bool
+use_bitmap(DSAggState *s, uint64 first, uint64 last, uint64 n, int width)
+{
+	uint64		lo = first;
+	uint64		hi = last;
+	uint64		held = n;
+	int			r;
+
+	if (s->bits != NULL)
+	{
+		lo = Min(lo, s->lo);
+		hi = Max(hi, s->lo + (uint64) s->nwords * 64 - 1);
+		held += s->held;
+	}
+	for (r = 0; r < s->nruns; r++)
+	{
+		if (s->runs[r].n == 0)
+			continue;
+		lo = Min(lo, dsk_get(&s->runs[r], 0));
+		hi = Max(hi, dsk_get(&s->runs[r], s->runs[r].n - 1));
+		held += s->runs[r].n;
+	}
+	if (dense_enough(lo, hi, held, width))
+	{
+		if (s->bits == NULL)
+			runs_to_bitmap(s, lo, hi);
+		else
+			bitmap_widen(s, lo, hi);
+		return true;
+	}
+	if (s->bits != NULL)
+		bitmap_to_run(s);
+	return false;
+}
+
 static void
 push_run(DSAggState *s, const DSKeys *run)
 {
 	if (run->n == 0 && (s->nruns > 0 || s->bits != NULL))
 		return;					/* nothing to add */
-	if (run->n > 0 && run->width > 0 && (s->bits != NULL || s->nruns > 0))
+	if (run->n > 0 && run->width > 0 && (s->bits != NULL || s->nruns > 0) &&
+		use_bitmap(s, dsk_get(run, 0), dsk_get(run, run->n - 1), run->n,
+				   run->width))
 	{
-		uint64		lo = dsk_get(run, 0);
-		uint64		hi = dsk_get(run, run->n - 1);
-		uint64		held = run->n;
-		int			r;
-
-		if (s->bits != NULL)
-		{
-			lo = Min(lo, s->lo);
-			hi = Max(hi, s->lo + (uint64) s->nwords * 64 - 1);
-			held += s->held;
-		}
-		for (r = 0; r < s->nruns; r++)
-		{
-			if (s->runs[r].n == 0)
-				continue;
-			lo = Min(lo, dsk_get(&s->runs[r], 0));
-			hi = Max(hi, dsk_get(&s->runs[r], s->runs[r].n - 1));
-			held += s->runs[r].n;
-		}
-		if (dense_enough(lo, hi, held, run->width))
-		{
-			if (s->bits == NULL)
-				runs_to_bitmap(s, lo, hi);
-			else
-				bitmap_widen(s, lo, hi);
-			bitmap_add(s, run);
-			dsk_free((DSKeys *) run);
-			return;
-		}
-		if (s->bits != NULL)
-			bitmap_to_run(s);
+		bitmap_add(s, run);
+		dsk_free((DSKeys *) run);
+		return;
 	}
 
 	if (s->nruns == s->maxruns)
@@ -372,6 +387,38 @@ push_run(DSAggState *s, const DSKeys *run)
 	while (s->nruns >= 2 &&
 		   s->runs[s->nruns - 1].n >= s->runs[s->nruns - 2].n)
 		merge_top(s);
+}
+
+static void
+set_bit(uint64 key, void *arg)
+{
+	DSAggState *s = (DSAggState *) arg;
+	uint64		off = key - s->lo;
+
+	/* keys read in place are not checked: stay inside the bitmap */
+	if (off < (uint64) s->nwords * 64)
+		s->bits[off >> 6] |= UINT64CONST(1) << (off & 63);
+}
+
+/*
+ * Add a stored set of fixed-width keys to a state with a bitmap (or one
+ * that gets one now) straight from its bytes, without decoding it into a
+ * run; false if it does not go into a bitmap.
+ */
+static bool
+add_in_place(DSAggState *s, const bytea *ds, const DSHeader *h)
+{
+	uint64		first;
+	uint64		last;
+
+	if (h->kt->width == 0 || h->n == 0 || (s->bits == NULL && s->nruns == 0))
+		return false;
+	dset_key_range(ds, h, &first, &last);
+	if (first > last || !use_bitmap(s, first, last, h->n, h->kt->width))
+		return false;
+	dset_foreach_key(ds, h, set_bit, s);
+	s->held += h->n;
+	return true;
 }
 
 /* Merge the whole stack (or read the bitmap) into one run. */
@@ -401,11 +448,25 @@ distinct_set_union_append(PG_FUNCTION_ARGS)
 			PG_RETURN_NULL();
 		PG_RETURN_POINTER(s);
 	}
+	if (s != NULL)
+	{
+		/* fixed-width keys of a dense range: into the bitmap in place */
+		bytea	   *ds = PG_GETARG_DSET_P(1);
+		DSHeader	h;
+
+		MemoryContext old;
+
+		dset_check_same_type(s->kt, dset_header(fcinfo, ds, &h));
+		if (add_in_place(s, ds, &h))
+			PG_RETURN_POINTER(s);
+		old = MemoryContextSwitchTo(aggcontext);
+		(void) dset_decode(fcinfo, ds, &run);
+		MemoryContextSwitchTo(old);
+		push_run(s, &run);
+		PG_RETURN_POINTER(s);
+	}
 	kt = decode_into(fcinfo, aggcontext, PG_GETARG_DATUM(1), &run);
-	if (s == NULL)
-		s = new_state(aggcontext, kt);
-	else
-		dset_check_same_type(s->kt, kt);
+	s = new_state(aggcontext, kt);
 	push_run(s, &run);
 	PG_RETURN_POINTER(s);
 }

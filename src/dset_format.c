@@ -16,6 +16,7 @@
 
 #include "libpq/pqformat.h"
 #include "miscadmin.h"
+#include "port/pg_bswap.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 
@@ -81,16 +82,16 @@ recv_varint(StringInfo buf)
 		uint8		c;
 
 		if (buf->cursor >= buf->len || shift > 63)
-			cd_invalid_state("A number is malformed.");
+			dset_invalid("A number is malformed.");
 		c = (uint8) buf->data[buf->cursor++];
 		if (shift == 63 && c > 1)
-			cd_invalid_state("A number is malformed.");
+			dset_invalid("A number is malformed.");
 		v |= (uint64) (c & 0x7F) << shift;
 		if ((c & 0x80) == 0)
 		{
 			/* shortest form: no needless zero groups */
 			if (c == 0 && shift > 0)
-				cd_invalid_state("A number is malformed.");
+				dset_invalid("A number is malformed.");
 			return v;
 		}
 		shift += 7;
@@ -568,6 +569,213 @@ contains_key(FunctionCallInfo fcinfo, const bytea *ds, DSHeader *h, Datum value)
  * whose errors name a count_distinct state: they are raised again naming
  * a distinct_set.
  */
+/*
+ * The n keys of a block whose first key is first and whose m - 1 gaps are
+ * packed b bits each at gaps (inside the value, end its end), in order.
+ */
+static inline void
+block_keys(const uint8 *gaps, const uint8 *end, int b, uint32 m, uint64 first,
+		   DSKeyFn fn, void *arg)
+{
+	Size		nbits = (Size) (m - 1) * b;
+	Size		bitpos = 0;
+	uint64		k = first;
+	uint32		i;
+
+	fn(k, arg);
+	if (b > 0 && b <= 56 && (Size) (end - gaps) >= (nbits + 7) / 8 + 8)
+	{
+		/* each gap with one 8-byte load from its first byte (in bounds) */
+		uint64		mask = (UINT64CONST(1) << b) - 1;
+
+		for (i = 1; i < m; i++, bitpos += b)
+		{
+			uint64		word;
+
+			memcpy(&word, gaps + (bitpos >> 3), sizeof(word));
+#ifdef WORDS_BIGENDIAN
+			word = pg_bswap64(word);
+#endif
+			k += ((word >> (bitpos & 7)) & mask) + 1;
+			fn(k, arg);
+		}
+		return;
+	}
+	for (i = 1; i < m; i++)
+	{
+		uint64		v = 0;
+		int			got = 0;
+
+		while (got < b)
+		{
+			int			off = bitpos & 7;
+			int			take = Min(8 - off, b - got);
+
+			v |= (uint64) ((gaps[bitpos >> 3] >> off) & ((1 << take) - 1)) << got;
+			got += take;
+			bitpos += take;
+		}
+		k += v + 1;
+		fn(k, arg);
+	}
+}
+
+/* in the blocks layout: each block's first key, b and gaps */
+static const uint8 *
+next_block(const uint8 *p, const uint8 *end, int width, uint32 m,
+		   uint64 *first, int *b, const uint8 **gaps)
+{
+	if (end - p < width)
+		dset_invalid("The keys run past the end of the value.");
+	*first = read_key(p, width);
+	p += width;
+	*b = 0;
+	*gaps = p;
+	if (m > 1)
+	{
+		Size		bytes;
+
+		if (p >= end)
+			dset_invalid("The keys run past the end of the value.");
+		*b = *p++;
+		bytes = ((Size) (m - 1) * *b + 7) / 8;
+		if (*b > 64 || (Size) (end - p) < bytes)
+			dset_invalid("The keys run past the end of the value.");
+		*gaps = p;
+		p += bytes;
+	}
+	return p;
+}
+
+static void
+remember_key(uint64 key, void *arg)
+{
+	*(uint64 *) arg = key;
+}
+
+void
+dset_key_range(const bytea *ds, const DSHeader *h, uint64 *first,
+			   uint64 *last)
+{
+	const uint8 *p = (const uint8 *) VARDATA_ANY(ds) + h->start;
+	const uint8 *end = (const uint8 *) VARDATA_ANY(ds) + VARSIZE_ANY_EXHDR(ds);
+	int			width = h->kt->width;
+
+	Assert(width > 0 && h->n > 0);
+	if (h->flags & DSET_FLAG_RUNS)
+	{
+		StringInfoData buf;
+		uint64		nruns;
+		uint64		r;
+		uint64		start = 0;
+		uint64		len = 0;
+
+		buf.data = (char *) VARDATA_ANY(ds);
+		buf.len = (int) VARSIZE_ANY_EXHDR(ds);
+		buf.maxlen = buf.len;
+		buf.cursor = h->start;
+		nruns = recv_varint(&buf);
+		for (r = 0; r < nruns; r++)
+		{
+			if (r == 0)
+			{
+				if (buf.len - buf.cursor < width)
+					dset_invalid("The keys run past the end of the value.");
+				start = read_key((const uint8 *) buf.data + buf.cursor, width);
+				buf.cursor += width;
+				*first = start;
+			}
+			else
+				start = start + len + recv_varint(&buf) + 2;
+			len = recv_varint(&buf);
+		}
+		if (nruns == 0)
+			dset_invalid("The number of runs does not match the number of keys.");
+		*last = start + len;
+	}
+	else
+	{
+		uint32		start;
+		uint64		bfirst = 0;
+		int			b = 0;
+		const uint8 *gaps = NULL;
+		uint32		m = 0;
+
+		for (start = 0; start < h->n; start += DSET_BLOCK)
+		{
+			m = Min(DSET_BLOCK, h->n - start);
+			p = next_block(p, end, width, m, &bfirst, &b, &gaps);
+			if (start == 0)
+				*first = bfirst;
+		}
+		block_keys(gaps, end, b, m, bfirst, remember_key, last);
+	}
+}
+
+void
+dset_foreach_key(const bytea *ds, const DSHeader *h, DSKeyFn fn, void *arg)
+{
+	const uint8 *p = (const uint8 *) VARDATA_ANY(ds) + h->start;
+	const uint8 *end = (const uint8 *) VARDATA_ANY(ds) + VARSIZE_ANY_EXHDR(ds);
+	int			width = h->kt->width;
+
+	Assert(width > 0);
+	if (h->flags & DSET_FLAG_RUNS)
+	{
+		StringInfoData buf;
+		uint64		nruns;
+		uint64		r;
+		uint64		start = 0;
+		uint64		len = 0;
+		uint64		left = h->n;
+
+		buf.data = (char *) VARDATA_ANY(ds);
+		buf.len = (int) VARSIZE_ANY_EXHDR(ds);
+		buf.maxlen = buf.len;
+		buf.cursor = h->start;
+		nruns = recv_varint(&buf);
+		for (r = 0; r < nruns; r++)
+		{
+			uint64		j;
+
+			if (r == 0)
+			{
+				if (buf.len - buf.cursor < width)
+					dset_invalid("The keys run past the end of the value.");
+				start = read_key((const uint8 *) buf.data + buf.cursor, width);
+				buf.cursor += width;
+			}
+			else
+				start = start + len + recv_varint(&buf) + 2;
+			len = recv_varint(&buf);
+			/* never more keys than the header's count */
+			if (len >= left)
+				dset_invalid("The runs hold more keys than the value.");
+			left -= len + 1;
+			for (j = 0; j <= len; j++)
+				fn(start + j, arg);
+			CHECK_FOR_INTERRUPTS();
+		}
+	}
+	else
+	{
+		uint32		start;
+
+		for (start = 0; start < h->n; start += DSET_BLOCK)
+		{
+			uint32		m = Min(DSET_BLOCK, h->n - start);
+			uint64		bfirst;
+			int			b;
+			const uint8 *gaps;
+
+			p = next_block(p, end, width, m, &bfirst, &b, &gaps);
+			block_keys(gaps, end, b, m, bfirst, fn, arg);
+			if ((start & 0xFFFF) == 0)
+				CHECK_FOR_INTERRUPTS();
+		}
+	}
+}
+
 static void
 rethrow_as_distinct_set(MemoryContext mcxt)
 {

@@ -10,6 +10,8 @@
  *     each one its type's encoding gives;
  *   - dset_encode() gives the input back, byte for byte (canonical), or
  *     the same keys in the other layout (binary input refuses those);
+ *   - its keys read in place (dset_key_range, dset_foreach_key) are the
+ *     decoded ones; on any input, reading in place stays in bounds;
  *   - with a second run B derived from the input (repeated keys, overlaps,
  *     runs of consecutive keys), union, intersection and difference both
  *     ways equal reference results computed here with qsort and bsearch,
@@ -123,6 +125,27 @@ round_trip(FunctionCallInfo fcinfo, const CDKeyType *kt, const DSKeys *k,
 	CHECK(VARSIZE(e1) == VARSIZE(e2) && memcmp(e1, e2, VARSIZE(e1)) == 0, what);
 }
 
+/* what dset_foreach_key passes, against the decoded keys (if any) */
+typedef struct InPlace
+{
+	const uint64 *expect;
+	size_t		n;
+	size_t		seen;
+	bool		same;
+} InPlace;
+
+static void
+count_key(uint64 key, void *arg)
+{
+	InPlace    *ip = (InPlace *) arg;
+
+	if (ip->seen == 0)
+		ip->same = true;
+	if (ip->expect != NULL && (ip->seen >= ip->n || ip->expect[ip->seen] != key))
+		ip->same = false;
+	ip->seen++;
+}
+
 int			LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int			LLVMFuzzerInitialize(int *argc, char ***argv);
 
@@ -175,6 +198,27 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		stub_reset(stub_cxt_fn);
 		return 0;
 	}
+	/*
+	 * Reading keys in place (dset_key_range, dset_foreach_key) is meant for
+	 * stored values, but must stay in bounds on any bytes: try it first
+	 * (an ERROR is fine here).
+	 */
+	{
+		DSHeader	h;
+
+		(void) dset_header(fcinfo, ds, &h);
+		if (h.kt->width > 0 && h.n > 0 && h.n <= 100000)
+		{
+			uint64		first,
+						last;
+			InPlace		ip = {0};
+
+			dset_key_range(ds, &h, &first, &last);
+			dset_foreach_key(ds, &h, count_key, &ip);
+		}
+	}
+	flinfo.fn_extra = NULL;
+	stub_reset(stub_cxt_fn);
 	kt = dset_decode(fcinfo, ds, &a);
 	stub_error_jmp = NULL;		/* from here on, an ERROR is a bug */
 
@@ -204,6 +248,23 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		stub_reset(stub_cxt_query);
 		stub_reset(stub_cxt_fn);
 		return 0;
+	}
+
+	/* the keys read in place are the decoded ones */
+	if (n > 0)
+	{
+		DSHeader	h;
+		uint64		first,
+					last;
+		InPlace		ip = {0};
+
+		(void) dset_header(fcinfo, ds, &h);
+		dset_key_range(ds, &h, &first, &last);
+		CHECK(first == av[0] && last == av[n - 1], "dset_key_range");
+		ip.expect = av;
+		ip.n = n;
+		dset_foreach_key(ds, &h, count_key, &ip);
+		CHECK(ip.seen == n && ip.same, "dset_foreach_key");
 	}
 
 	/* B: keys derived from the input, with repeats, overlaps and runs */
