@@ -8,7 +8,7 @@ EXTVERSION   = $(shell grep default_version $(srcdir)/$(EXTENSION).control | sed
 MODULE_big   = count_distinct
 OBJS         = $(patsubst $(srcdir)/%.c,%.o,$(wildcard $(srcdir)/src/*.c))
 # the install script, and update scripts built from it (sql/update/)
-UPDATE_FROM  = 2.0.0 3.0.0 3.0.1 3.0.2 4.0.0
+UPDATE_FROM  = 2.0.0 3.0.0 3.0.1 3.0.2 4.0.0 4.1.0
 DATA_built   = $(foreach v,$(UPDATE_FROM),sql/$(EXTENSION)--$(v)--$(EXTVERSION).sql)
 DATA         = $(filter-out $(DATA_built),$(patsubst $(srcdir)/%,%,$(wildcard $(srcdir)/sql/*--*.sql)))
 

@@ -5,6 +5,13 @@
 #                     [--shapes a,b] [--runs N] [--no-array-agg] [--profile shape,shape]
 #   bash bench/run.sh --window [--runs N] [--sizes ...] [--types ...]    (bench/window.py)
 #   bash bench/run.sh --parallel [--rows N] [--runs N] [--big]          (bench/parallel.py)
+#   bash bench/run.sh --sets [--quick] [--days N] [--per-day N] [--runs N] (bench/sets.py)
+#
+# --sets builds pg_roaringbitmap and postgresql-hll from their source
+# snapshots (pg_roaringbitmap-src-*.tar.xz, postgresql-hll-src-*.tar.xz) in
+# CD_BENCH_DEPS (default ../shared/deps next to the tree) in a temporary
+# directory and installs them into the PostgreSQL used; either one is
+# skipped with a message when its snapshot is absent.
 #
 # Installs what it needs (PostgreSQL 15 server + headers, postgresql-15-hll if
 # Debian has it, python3 matplotlib), builds and installs the extension from a
@@ -36,6 +43,9 @@ if [ "${1:-}" = "--window" ]; then
     shift
 elif [ "${1:-}" = "--parallel" ]; then
     driver=bench/parallel.py; mode=--parallel
+    shift
+elif [ "${1:-}" = "--sets" ]; then
+    driver=bench/sets.py; mode=--sets
     shift
 fi
 args=("$@")
@@ -92,7 +102,7 @@ fi
 # themselves are stdlib, --window draws no charts)
 PY=${PYTHON:-python3}
 command -v "$PY" >/dev/null || { as_root_apt python3; PY=python3; }
-if [ "$mode" != --window ] && ! "$PY" -c 'import matplotlib' 2>/dev/null; then
+if [ "$mode" != --window ] && [ "$mode" != --sets ] && ! "$PY" -c 'import matplotlib' 2>/dev/null; then
     "$PY" -m pip install --quiet matplotlib >/dev/null 2>&1 \
         || "$PY" -m pip install --quiet --break-system-packages matplotlib >/dev/null 2>&1 \
         || { as_root_apt python3-matplotlib && PY=/usr/bin/python3; } \
@@ -116,6 +126,27 @@ fi
 echo "bench: building count_distinct with $PG_CONFIG"
 make -s -C "$build" with_llvm=no PG_CONFIG="$PG_CONFIG" >/dev/null
 make -s -C "$build" with_llvm=no PG_CONFIG="$PG_CONFIG" install >/dev/null
+
+# ---- --sets: pg_roaringbitmap and postgresql-hll from their source snapshots
+if [ "$mode" = --sets ]; then
+    deps=${CD_BENCH_DEPS:-$top/../shared/deps}
+    for name in pg_roaringbitmap postgresql-hll; do
+        tarball=$(ls "$deps"/$name-src-*.tar.xz 2>/dev/null | head -1)
+        if [ -z "$tarball" ]; then
+            echo "bench: no $name source snapshot in $deps: skipped" >&2
+            continue
+        fi
+        src=$(mktemp -d)
+        if tar -C "$src" -xJf "$tarball" && dir=$(ls -d "$src"/*/ | head -1) \
+            && make -s -C "$dir" PG_CONFIG="$PG_CONFIG" >/dev/null 2>&1 \
+            && make -s -C "$dir" PG_CONFIG="$PG_CONFIG" install >/dev/null 2>&1; then
+            echo "bench: built $name from $(basename "$tarball")"
+        else
+            echo "bench: $name did not build from $(basename "$tarball"): skipped" >&2
+        fi
+        rm -rf "$src"
+    done
+fi
 
 # ---- throwaway cluster
 PORT=${CD_BENCH_PORT:-$((57000 + RANDOM % 1000))}

@@ -2,7 +2,7 @@
 # Upgrades from the versions in the wild, and dump / restore.
 #
 # For each old version (3.0.0, 3.0.1 in a schema of its own, 3.0.2, 2.0.0 as
-# left on servers with and without parallel aggregation, 4.0.0): creates a database with that version's catalog (fixtures in
+# left on servers with and without parallel aggregation, 4.0.0, 4.1.0): creates a database with that version's catalog (fixtures in
 # test/upgrade/, installed next to the extension's scripts for the run;
 # 3.0.x's and 2.0.0's C functions then resolve to the legacy symbols of the
 # installed library), views on every aggregate, a materialized view, a rule
@@ -13,7 +13,8 @@
 # (test/upgrade/catalog.sql), and pg_dump / pg_restore of the updated
 # database into a new one, checked the same way.  Also: a 3.0.2 database
 # dumped before updating and restored (onto the current version), and a
-# fresh database with views on every aggregate, dumped and restored.
+# fresh database with views on every aggregate, dumped and restored; stored
+# sets (test/upgrade/sets.sql) through custom and plain dumps.
 #
 # Uses the cluster from test/run-all.sh (PGHOST, PGPORT, ..., CD_CLUSTER_BINDIR)
 # and PG_CONFIG (default: the one in CD_CLUSTER_BINDIR) to find the
@@ -210,6 +211,7 @@ upgrade 3.0.2 "$up/3.0.x.sql" public true true dump-old
 upgrade 2.0.0 "$up/2.0.0.sql" public false true
 upgrade 2.0.0 "$up/2.0.0-noparallel.sql" public true false
 upgrade 4.0.0 "$up/4.0.0.sql" public true true
+upgrade 4.1.0 "$up/4.1.0.sql" public true true
 
 # a fresh database of the current version, views on every aggregate, dumped
 # and restored
@@ -224,6 +226,35 @@ if new_db $db && psql_db $db -c "CREATE EXTENSION count_distinct" >/dev/null \
     fi
 else
     bad "fresh $current: creating the database and its views"; cat "$tmp/err"
+fi
+
+# stored sets (test/upgrade/sets.sql) through pg_dump -Fc / pg_restore and a
+# plain pg_dump / psql: the same bytes (their text form is what is dumped)
+echo "=== stored sets, dumped and restored"
+sets_same() {   # sets_same DB LABEL
+    local res
+    res=$(psql_db "$1" -c "SELECT (SELECT md5(string_agg(k || ':' || distinct_set_send(s)::text, ',' ORDER BY k))
+                                   FROM ds_stored) = digest
+                                  AND (SELECT count(*) FROM ds_view WHERE u <> (SELECT s FROM ds_stored d WHERE d.k = ds_view.k)) = 0
+                           FROM ds_digest" 2>&1)
+    if [ "$res" = t ]; then ok "$2: stored sets equal"; else bad "$2: stored sets differ ($res)"; fi
+}
+db=cd_up_sets
+if new_db $db && psql_db $db -c "CREATE EXTENSION count_distinct" >/dev/null \
+    && psql_db $db -f "$up/sets.sql" >/dev/null 2>"$tmp/err"; then
+    sets_same $db "stored sets"
+    if dump_restore $db ${db}_restore "stored sets"; then
+        sets_same ${db}_restore "stored sets, custom dump"
+    fi
+    if new_db ${db}_plain && "$BIN/pg_dump" -d $db -f "$tmp/plain.sql" 2>"$tmp/err" \
+        && psql_db ${db}_plain -f "$tmp/plain.sql" >/dev/null 2>>"$tmp/err"; then
+        ok "stored sets: plain pg_dump / psql"
+        sets_same ${db}_plain "stored sets, plain dump"
+    else
+        bad "stored sets: plain pg_dump / psql"; cat "$tmp/err"
+    fi
+else
+    bad "stored sets: creating the database"; cat "$tmp/err"
 fi
 
 echo "$passed passed, $failed failed"

@@ -1,21 +1,32 @@
 #!/usr/bin/env bash
-# Build the libFuzzer harness test/fuzz/fuzz_state from the codecs and the
-# sets of src/ (outside the server) with
-# -fsanitize=fuzzer,address,undefined and assertions on.
-#   test/fuzz/build.sh [OUTPUT]     (default: test/fuzz/fuzz_state)
+# Build a libFuzzer harness outside the server, with
+# -fsanitize=fuzzer,address,undefined and assertions on:
+#   test/fuzz/build.sh [OUTPUT [HARNESS]]
+# HARNESS state (default: test/fuzz/fuzz_state): decoding and merging of
+#   serialized states, from the codecs and sets of src/ (only server
+#   functions are stubbed: pgstub.c);
+# HARNESS dset (default output test/fuzz/fuzz_dset): the stored-set format
+#   and its set algebra, from src/dset_format.c, dset_keys.c, dset_ops.c and
+#   the same files.
 # Needs clang (CLANG, default clang-14 or clang), libFuzzer (Debian:
 # libclang-rt-14-dev) and the server headers (PG_CONFIG, default pg_config).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
-out=${1:-$here/fuzz_state}
+harness=${2:-state}
+out=${1:-$here/fuzz_$harness}
 CLANG=${CLANG:-$(command -v clang-14 || command -v clang)}
 PG_CONFIG=${PG_CONFIG:-pg_config}
 inc=$("$PG_CONFIG" --includedir-server)
+case $harness in
+    state) extra="" ;;
+    dset) extra="$here/pgstub_dset.c $top/src/dset_format.c $top/src/dset_keys.c $top/src/dset_ops.c $top/src/moving.c $top/src/key_moving.c" ;;
+    *) echo "unknown harness $harness" >&2; exit 2 ;;
+esac
 "$CLANG" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
     -fno-sanitize=function -DUSE_ASSERT_CHECKING -Wall -Wno-ignored-attributes -Wno-unused-command-line-argument \
     -I"$top/src" -I"$here" -I"$inc" \
-    "$here/fuzz_state.c" "$here/pgstub.c" \
+    "$here/fuzz_$harness.c" "$here/pgstub.c" $extra \
     "$top/src/serialize.c" "$top/src/keypack.c" "$top/src/set.c" "$top/src/fixedset.c" \
     "$top/src/varset.c" "$top/src/policy.c" "$top/src/sort.c" "$top/src/key.c" "$top/src/errors.c" \
     "$top/src/value_io.c" "$top/src/alloc.c" "$top/src/registry.c" \

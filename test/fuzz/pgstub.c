@@ -685,7 +685,13 @@ Datum InputFunctionCall(FmgrInfo *flinfo, char *str, Oid typioparam, int32 typmo
 char *OutputFunctionCall(FmgrInfo *flinfo, Datum val) { STUB_UNREACHABLE("OutputFunctionCall"); }
 Datum ReceiveFunctionCall(FmgrInfo *flinfo, StringInfo buf, Oid typioparam, int32 typmod) { STUB_UNREACHABLE("ReceiveFunctionCall"); }
 bytea *SendFunctionCall(FmgrInfo *flinfo, Datum val) { STUB_UNREACHABLE("SendFunctionCall"); }
-void resetStringInfo(StringInfo str) { STUB_UNREACHABLE("resetStringInfo"); }
+void
+resetStringInfo(StringInfo str)
+{
+	str->data[0] = '\0';
+	str->len = 0;
+	str->cursor = 0;
+}
 void PrepareSortSupportFromOrderingOp(Oid orderingOp, SortSupport ssup) { STUB_UNREACHABLE("PrepareSortSupportFromOrderingOp"); }
 void fmgr_info_cxt(Oid functionId, FmgrInfo *finfo, MemoryContext mcxt) { STUB_UNREACHABLE("fmgr_info_cxt"); }
 Oid getTypeIOParam(HeapTuple typeTuple) { STUB_UNREACHABLE("getTypeIOParam"); }

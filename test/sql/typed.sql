@@ -216,7 +216,7 @@ WHERE expr ~ '\((m|p|di|dia)\)' ORDER BY 1;
 SELECT count_distinct_declare_type('int4range[]');
 SELECT p.oid::regprocedure FROM pg_proc p
 WHERE 'int4range[]'::regtype IN (p.proargtypes[0], p.proargtypes[1], p.prorettype)
-  AND p.proname LIKE '%distinct%' ORDER BY 1::text;
+  AND p.proname LIKE '%distinct%' ORDER BY p.oid::regprocedure::text COLLATE "C";
 SELECT count_distinct(x), count(DISTINCT x)
 FROM (VALUES ('{"[1,2)","[3,4)"}'::int4range[]), ('{"[3,4)"}'), ('{"[1,1]","[3,4)"}'), (NULL)) v(x);
 -- pseudo-types are refused

@@ -1,0 +1,254 @@
+/*-------------------------------------------------------------------------
+ *
+ * dset.h
+ *	  distinct_set: a stored, exact set of values of one element type.
+ *
+ * On-disk format (version 1), a varlena whose payload is, all integers in
+ * network byte order:
+ *
+ *	  offset 0  uint8   format version (1)
+ *	  offset 1  uint8   key encoding (DSET_ENC_*: fixed by the format, not
+ *	                    by key.h's enum)
+ *	  offset 2  uint8   key width in bytes (0: byte keys)
+ *	  offset 3  uint8   flags: 0, or DSET_FLAG_RUNS
+ *	  offset 4  uint32  number of values, n
+ *	  offset 8  the element type: a built-in type's fixed OID, else schema
+ *	            and name (the references of serialized states, value_io.h)
+ *	            the collation: always "none" in version 1 (see below)
+ *	            then the n keys, strictly increasing, in one of two layouts:
+ *	  - blocks (flags 0), as in serialized states (keypack.h): fixed-width
+ *	    keys in blocks of 128 (the first key in full, then the gaps minus
+ *	    one in the fewest bits that hold the block's largest); byte keys
+ *	    front-coded (shared prefix length, rest length, rest);
+ *	  - runs (DSET_FLAG_RUNS, fixed-width keys only): the number of maximal
+ *	    runs of consecutive keys, then each run as its distance from the
+ *	    previous run's last key minus 2 (the first run: its first key in
+ *	    full, big-endian) and its length minus 1; numbers as LEB128
+ *	    varints, shortest form.
+ *	  Runs are written exactly when they take fewer bytes than blocks.
+ *
+ * The count sits at a fixed offset, so cardinality() reads 8 bytes with a
+ * detoast slice.  Everything is canonical: a set has exactly one encoding,
+ * so equal sets have equal bytes, and "=", hashing and the btree order are
+ * those of the bytes.
+ *
+ * Element types: those whose keys are fixed-width or byte strings
+ * (key.h: every value that is "=" to another has the same key).  Types
+ * compared by their btree comparator (jsonb, citext, arrays, records,
+ * ranges, text under a nondeterministic collation) are refused: equal values
+ * need not have equal images, so no byte-canonical form exists for them.
+ * For the accepted collatable types equality does not depend on the
+ * (deterministic) collation, so no collation is stored: keys are kept in
+ * byte order, and the values come out in the order of the collation of the
+ * call (distinct_set_to_array, distinct_set_values).
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef CD_DSET_H
+#define CD_DSET_H
+
+#include "postgres.h"
+
+#include "fmgr.h"
+#include "lib/stringinfo.h"
+#include "utils/memutils.h"
+
+#include "key.h"
+
+#define DSET_VERSION		1
+#define DSET_HEADER_SIZE	8	/* version, encoding, width, flags, count */
+#define DSET_FLAG_RUNS		0x01	/* fixed-width keys as runs */
+#define DSET_BLOCK			128 /* keys per block (keypack.h's CD_PACK_BLOCK) */
+
+/* key encodings as the format writes them */
+#define DSET_ENC_BOOL		1
+#define DSET_ENC_UINT		2
+#define DSET_ENC_INT		3
+#define DSET_ENC_FLOAT		4
+#define DSET_ENC_BYTES		5
+
+/* the largest stored set: a varlena's payload */
+#define DSET_MAX_SIZE		((Size) (MaxAllocSize - VARHDRSZ))
+/* the most bytes of keys a stored set decodes to (so that all can be read) */
+#define DSET_MAX_DECODED	((Size) MaxAllocSize)
+
+/* fmgr */
+#define DatumGetDistinctSetP(X)		((bytea *) PG_DETOAST_DATUM(X))
+#define PG_GETARG_DSET_P(n)			DatumGetDistinctSetP(PG_GETARG_DATUM(n))
+
+/*
+ * A sorted, duplicate-free run of keys in memory: fixed-width keys as an
+ * array of width-byte unsigned integers, or byte keys as pointers and
+ * lengths (into memory that outlives the run).
+ */
+typedef struct DSKeys
+{
+	const CDKeyType *kt;
+	uint32		n;
+	uint8		width;			/* 1, 2, 4, 8; 0: byte keys */
+	void	   *fixed;			/* width > 0: n keys */
+	const char **ptr;			/* width == 0: n keys ... */
+	uint32	   *len;			/* ... and their lengths */
+	void	   *owner;			/* pfree this to free fixed keys (or NULL) */
+} DSKeys;
+
+static inline uint64
+dsk_get(const DSKeys *k, uint32 i)
+{
+	switch (k->width)
+	{
+		case 1:
+			return ((const uint8 *) k->fixed)[i];
+		case 2:
+			return ((const uint16 *) k->fixed)[i];
+		case 4:
+			return ((const uint32 *) k->fixed)[i];
+		default:
+			return ((const uint64 *) k->fixed)[i];
+	}
+}
+
+static inline void
+dsk_put(DSKeys *k, uint32 i, uint64 key)
+{
+	switch (k->width)
+	{
+		case 1:
+			((uint8 *) k->fixed)[i] = (uint8) key;
+			break;
+		case 2:
+			((uint16 *) k->fixed)[i] = (uint16) key;
+			break;
+		case 4:
+			((uint32 *) k->fixed)[i] = (uint32) key;
+			break;
+		default:
+			((uint64 *) k->fixed)[i] = key;
+			break;
+	}
+}
+
+/* key i of a against key j of b (same key type) */
+static inline int
+dsk_cmp(const DSKeys *a, uint32 i, const DSKeys *b, uint32 j)
+{
+	if (a->width > 0)
+	{
+		uint64		x = dsk_get(a, i);
+		uint64		y = dsk_get(b, j);
+
+		return (x > y) - (x < y);
+	}
+	return cd_varkey_compare_bytes(a->ptr[i], a->len[i], b->ptr[j], b->len[j]);
+}
+
+/* dset_keys.c: the one place that uses the set and keypack modules */
+
+/*
+ * The key type of stored sets of typid (ERROR 0A000 for types without
+ * byte-canonical keys): from the query's registry inside aggregates, else
+ * cached in fcinfo's fn_extra.
+ */
+extern const CDKeyType *dsk_keytype(FunctionCallInfo fcinfo, Oid typid);
+/* ERROR 0A000 unless kt's keys are canonical (fixed-width or bytes). */
+extern void dsk_check_storable(const CDKeyType *kt);
+/* An empty run with room for n keys, in CurrentMemoryContext. */
+extern void dsk_alloc(DSKeys *k, const CDKeyType *kt, uint32 n);
+/* Free what dsk_alloc or dsk_unpack allocated for k (not byte keys' data). */
+extern void dsk_free(DSKeys *k);
+/* The distinct keys of a count_distinct state (set.h; compacts it). */
+extern void dsk_from_state(DSKeys *k, void *state);
+/*
+ * The distinct keys of a count_distinct moving-aggregate state (moving.h);
+ * false if it holds no value.
+ */
+extern bool dsk_from_moving(DSKeys *k, void *moving);
+/* The distinct keys of n non-NULL values of kt. */
+extern void dsk_from_datums(DSKeys *k, const CDKeyType *kt, Datum *values,
+							uint32 n);
+/* The value of key i (a new Datum in CurrentMemoryContext if by reference) */
+extern Datum dsk_datum(const DSKeys *k, uint32 i);
+/* The key of one non-NULL value; *buf: scratch for byte keys. */
+extern void dsk_value_key(const CDKeyType *kt, Datum value, uint64 *fixed,
+						  StringInfo bytes);
+/* Is key one that a value of kt gives (no -0.0, one NaN, ...)? */
+extern bool dsk_key_is_canonical(const CDKeyType *kt, uint64 key);
+/*
+ * ERROR unless every key is the key of a valid value of the type (binary
+ * input: dates in range, domain constraints, ...), by sending each value
+ * and receiving it again with the type's functions.
+ */
+extern void dsk_validate_values(const DSKeys *k);
+/* Packed keys (keypack.h) and back; unpacking validates everything. */
+extern Size dsk_packed_size(const DSKeys *k);
+extern void dsk_pack(StringInfo buf, const DSKeys *k);
+extern void dsk_unpack(StringInfo buf, DSKeys *k, const CDKeyType *kt,
+					   uint32 n);
+
+/* dset_format.c */
+
+/* ERROR: invalid distinct_set (SQLSTATE 22P03), with a detail. */
+#ifdef pg_noreturn				/* 18+ */
+pg_noreturn extern void dset_invalid(const char *detail);
+#else
+extern void dset_invalid(const char *detail) pg_attribute_noreturn();
+#endif
+
+/* A stored set of kt's values holding keys (in CurrentMemoryContext). */
+extern bytea *dset_encode(const CDKeyType *kt, const DSKeys *keys);
+/* The number of values in a stored set (the first 8 bytes suffice). */
+extern uint32 dset_count(const bytea *ds);
+/* a stored set's header, as read by dset_header */
+typedef struct DSHeader
+{
+	const CDKeyType *kt;
+	uint32		n;
+	int			flags;
+	int			start;			/* offset of the keys in the payload */
+} DSHeader;
+
+/* Read and check the header and type reference only; returns the type. */
+extern const CDKeyType *dset_header(FunctionCallInfo fcinfo, const bytea *ds,
+									DSHeader *h);
+/*
+ * Does the stored set hold value (of h->kt's type)?  Fixed-width keys: reads
+ * the first key of each block of 128 and one block's gaps, or the runs;
+ * byte keys are decoded.
+ */
+extern bool dset_contains(FunctionCallInfo fcinfo, const bytea *ds,
+						  DSHeader *h, Datum value);
+/*
+ * Fixed-width keys read in place, without checking that they are canonical
+ * (for stored values, which went through dset_encode or binary input): the
+ * first and last key (n > 0), and each key in order.
+ */
+typedef void (*DSKeyFn) (uint64 key, void *arg);
+extern void dset_key_range(const bytea *ds, const DSHeader *h, uint64 *first,
+						   uint64 *last);
+extern void dset_foreach_key(const bytea *ds, const DSHeader *h, DSKeyFn fn,
+							 void *arg);
+/*
+ * Decode a stored set (ERROR 22P03 on anything that is not exactly what
+ * dset_encode writes); returns its key type.
+ */
+extern const CDKeyType *dset_decode(FunctionCallInfo fcinfo, const bytea *ds,
+									DSKeys *keys);
+/* ERROR 42804, naming both types, unless sets of a and b can combine. */
+extern void dset_check_same_type(const CDKeyType *a, const CDKeyType *b);
+/*
+ * ERROR 42804 unless values of typid (a call's argument) are those of a set
+ * of kt (the same type, or domains of the same base type).
+ */
+extern void dset_check_element_type(const CDKeyType *kt, Oid typid);
+
+/* dset_ops.c: set algebra on runs (results in CurrentMemoryContext) */
+extern void dsk_union(DSKeys *out, const DSKeys *a, const DSKeys *b);
+extern void dsk_intersect(DSKeys *out, const DSKeys *a, const DSKeys *b);
+extern void dsk_difference(DSKeys *out, const DSKeys *a, const DSKeys *b);
+extern bool dsk_contains_all(const DSKeys *a, const DSKeys *b);
+extern bool dsk_overlaps(const DSKeys *a, const DSKeys *b);
+/* Index of the first key >= key j of b in a, from lo on. */
+extern uint32 dsk_lower_bound(const DSKeys *a, uint32 lo, const DSKeys *b,
+							  uint32 j);
+
+#endif							/* CD_DSET_H */

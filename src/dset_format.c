@@ -1,0 +1,887 @@
+/*-------------------------------------------------------------------------
+ *
+ * dset_format.c
+ *	  Stored sets: the on-disk format (dset.h), encoding, decoding and
+ *	  validation.
+ *
+ * Decoding trusts nothing: the version, the flags, the type reference (the
+ * type must exist and give exactly the stored encoding and width), the
+ * count against the bytes left (before allocating), and the keys as
+ * keypack.h checks them (canonical packing, strictly increasing, valid
+ * keys of the type); no byte may be left over.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "libpq/pqformat.h"
+#include "miscadmin.h"
+#include "port/pg_bswap.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+
+#include "dset.h"
+#include "errors.h"
+#include "value_io.h"
+
+static int
+format_encoding(const CDKeyType *kt)
+{
+	switch (kt->encoding)
+	{
+		case CD_KEY_BOOL:
+			return DSET_ENC_BOOL;
+		case CD_KEY_UINT:
+			return DSET_ENC_UINT;
+		case CD_KEY_INT:
+			return DSET_ENC_INT;
+		case CD_KEY_FLOAT:
+			return DSET_ENC_FLOAT;
+		case CD_KEY_BYTES:
+			return DSET_ENC_BYTES;
+		case CD_KEY_COMPARATOR:
+			break;
+	}
+	dsk_check_storable(kt);
+	pg_unreachable();
+}
+
+/* LEB128 */
+static inline Size
+varint_size(uint64 v)
+{
+	Size		size = 1;
+
+	while (v >= 0x80)
+	{
+		v >>= 7;
+		size++;
+	}
+	return size;
+}
+
+static void
+send_varint(StringInfo buf, uint64 v)
+{
+	while (v >= 0x80)
+	{
+		appendStringInfoChar(buf, (char) (0x80 | (v & 0x7F)));
+		v >>= 7;
+	}
+	appendStringInfoChar(buf, (char) v);
+}
+
+static uint64
+recv_varint(StringInfo buf)
+{
+	uint64		v = 0;
+	int			shift = 0;
+
+	for (;;)
+	{
+		uint8		c;
+
+		if (buf->cursor >= buf->len || shift > 63)
+			dset_invalid("A number is malformed.");
+		c = (uint8) buf->data[buf->cursor++];
+		if (shift == 63 && c > 1)
+			dset_invalid("A number is malformed.");
+		v |= (uint64) (c & 0x7F) << shift;
+		if ((c & 0x80) == 0)
+		{
+			/* shortest form: no needless zero groups */
+			if (c == 0 && shift > 0)
+				dset_invalid("A number is malformed.");
+			return v;
+		}
+		shift += 7;
+	}
+}
+
+/*
+ * The bytes of fixed-width keys in the runs layout: maximal runs of
+ * consecutive keys (dset.h); stops counting at limit.
+ */
+#define RUNS_SIZE(T) \
+	do { \
+		const T    *x = (const T *) k->fixed; \
+		\
+		while (i < n && size < limit) \
+		{ \
+			uint64		start = x[i]; \
+			uint32		len = 1; \
+			\
+			while (i + len < n && (uint64) x[i + len] == start + len) \
+				len++; \
+			size += nruns == 0 ? k->width : varint_size(start - prevend - 2); \
+			size += varint_size(len - 1); \
+			prevend = start + len - 1; \
+			nruns++; \
+			i += len; \
+		} \
+	} while (0)
+
+static Size
+runs_size(const DSKeys *k, Size limit)
+{
+	Size		size = 0;
+	uint32		nruns = 0;
+	uint32		i = 0;
+	uint32		n = k->n;
+	uint64		prevend = 0;
+
+	switch (k->width)
+	{
+		case 1:
+			RUNS_SIZE(uint8);
+			break;
+		case 2:
+			RUNS_SIZE(uint16);
+			break;
+		case 4:
+			RUNS_SIZE(uint32);
+			break;
+		default:
+			RUNS_SIZE(uint64);
+			break;
+	}
+	return size + varint_size(nruns);
+}
+
+static void
+pack_runs(StringInfo buf, const DSKeys *k)
+{
+	uint32		nruns = 0;
+	uint32		i = 0;
+	uint64		prevend = 0;
+
+	while (i < k->n)
+	{
+		uint64		start = dsk_get(k, i);
+		uint32		len = 1;
+
+		while (i + len < k->n && dsk_get(k, i + len) == start + len)
+			len++;
+		nruns++;
+		i += len;
+	}
+	send_varint(buf, nruns);
+	i = 0;
+	nruns = 0;
+	while (i < k->n)
+	{
+		uint64		start = dsk_get(k, i);
+		uint32		len = 1;
+		int			j;
+
+		while (i + len < k->n && dsk_get(k, i + len) == start + len)
+			len++;
+		if (nruns == 0)
+		{
+			for (j = k->width - 1; j >= 0; j--)
+				appendStringInfoChar(buf, (char) (start >> (8 * j)));
+		}
+		else
+			send_varint(buf, start - prevend - 2);
+		send_varint(buf, len - 1);
+		prevend = start + len - 1;
+		nruns++;
+		i += len;
+	}
+}
+
+static void
+unpack_runs(StringInfo buf, DSKeys *k, const CDKeyType *kt, uint32 n)
+{
+	uint64		limit = kt->width == 8 ? PG_UINT64_MAX :
+		(UINT64CONST(1) << (8 * kt->width)) - 1;
+	uint64		nruns = recv_varint(buf);
+	uint64		r;
+	uint64		prevend = 0;
+	uint32		o = 0;
+
+	/* every run takes at least 1 byte and holds at least 1 key */
+	if (nruns > n || nruns > (uint64) (buf->len - buf->cursor) || (n > 0 && nruns == 0))
+		cd_invalid_state("The number of runs does not match the number of keys.");
+	dsk_alloc(k, kt, n);
+	for (r = 0; r < nruns; r++)
+	{
+		uint64		start;
+		uint64		len;
+		uint64		j;
+
+		if (r == 0)
+		{
+			int			b;
+
+			if (buf->len - buf->cursor < kt->width)
+				cd_invalid_state("The keys run past the end of the value.");
+			start = 0;
+			for (b = 0; b < kt->width; b++)
+				start = (start << 8) | (uint8) buf->data[buf->cursor++];
+		}
+		else
+		{
+			uint64		gap = recv_varint(buf);
+
+			/* start = prevend + gap + 2 <= limit */
+			if (prevend >= limit - 1 || gap > limit - prevend - 2)
+				cd_invalid_state("A key is out of range.");
+			start = prevend + gap + 2;
+		}
+		len = recv_varint(buf);
+		if (len >= (uint64) (n - o))
+			cd_invalid_state("The runs hold more keys than the value.");
+		if (len > limit - start)
+			cd_invalid_state("A key is out of range.");
+		len++;
+		for (j = 0; j < len; j++)
+		{
+			if (!dsk_key_is_canonical(kt, start + j))
+				cd_invalid_state("A key is not in canonical form.");
+			dsk_put(k, o++, start + j);
+		}
+		prevend = start + len - 1;
+		CHECK_FOR_INTERRUPTS();
+	}
+	if (o != n)
+		cd_invalid_state("The runs hold fewer keys than the value.");
+	k->n = n;
+}
+
+bytea *
+dset_encode(const CDKeyType *kt, const DSKeys *keys)
+{
+	StringInfoData buf;
+	StringInfoData blocks = {0};
+	bool		runs;
+	Size		decoded = 0;
+	uint32		i;
+
+	/* every stored set can be decoded (DSET_MAX_DECODED) */
+	if (keys->width > 0)
+		decoded = (Size) keys->n * keys->width;
+	else
+		for (i = 0; i < keys->n && decoded <= DSET_MAX_DECODED; i++)
+			decoded += keys->len[i];
+	if (decoded > DSET_MAX_DECODED)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("distinct_set too large"),
+				 errdetail("The set holds %u values, more than 1 GB of keys.", keys->n)));
+	/*
+	 * runs exactly when shorter than blocks: blocks take at least the first
+	 * key and a byte of each block (else pack them to know)
+	 */
+	runs = false;
+	if (keys->width > 0 && keys->n > 0)
+	{
+		Size		nblocks = (keys->n + DSET_BLOCK - 1) / DSET_BLOCK;
+		Size		least = nblocks * keys->width + (keys->n > 1 ? nblocks - 1 : 0);
+
+		if (runs_size(keys, least) < least)
+			runs = true;
+		else
+		{
+			initStringInfo(&blocks);
+			dsk_pack(&blocks, keys);
+			runs = runs_size(keys, blocks.len) < (Size) blocks.len;
+		}
+	}
+
+	initStringInfo(&buf);
+	appendStringInfoSpaces(&buf, VARHDRSZ);
+	pq_sendint8(&buf, DSET_VERSION);
+
+	pq_sendint8(&buf, (uint8) format_encoding(kt));
+	pq_sendint8(&buf, kt->width);
+	pq_sendint8(&buf, runs ? DSET_FLAG_RUNS : 0);
+	pq_sendint32(&buf, keys->n);
+	cd_send_type_ref(&buf, kt->typid);
+	cd_send_collation_ref(&buf, InvalidOid);
+	if (runs)
+		pack_runs(&buf, keys);
+	else if (blocks.data != NULL)
+	{
+		appendBinaryStringInfo(&buf, blocks.data, blocks.len);
+		pfree(blocks.data);
+	}
+	else
+		dsk_pack(&buf, keys);
+	SET_VARSIZE(buf.data, buf.len);
+	return (bytea *) buf.data;
+}
+
+void
+dset_invalid(const char *detail)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+			 errmsg("invalid distinct_set"),
+			 errdetail_internal("%s", detail)));
+	pg_unreachable();
+}
+
+uint32
+dset_count(const bytea *ds)
+{
+	const uint8 *p = (const uint8 *) VARDATA_ANY(ds);
+
+	if (VARSIZE_ANY_EXHDR(ds) < DSET_HEADER_SIZE || p[0] != DSET_VERSION)
+		dset_invalid("Unknown format version.");
+	return ((uint32) p[4] << 24) | ((uint32) p[5] << 16) |
+		((uint32) p[6] << 8) | p[7];
+}
+
+/* the header and the type reference: h->kt, h->n, h->flags, h->start */
+static void
+parse_header(FunctionCallInfo fcinfo, const bytea *ds, DSHeader *h)
+{
+	StringInfoData buf;
+	int			version;
+	int			encoding;
+	int			width;
+	Oid			typid;
+	Oid			collation;
+
+	/* read-only view of the bytes */
+	buf.data = (char *) VARDATA_ANY(ds);
+	buf.len = (int) VARSIZE_ANY_EXHDR(ds);
+	buf.maxlen = buf.len;
+	buf.cursor = 0;
+	if (buf.len < DSET_HEADER_SIZE)
+		cd_invalid_state("The value is shorter than its header.");
+
+	version = pq_getmsgbyte(&buf);
+	encoding = pq_getmsgbyte(&buf);
+	width = pq_getmsgbyte(&buf);
+	h->flags = pq_getmsgbyte(&buf);
+	if (version != DSET_VERSION)
+		cd_invalid_state("Unknown format version.");
+	h->n = (uint32) pq_getmsgint(&buf, 4);
+	if ((h->flags & ~DSET_FLAG_RUNS) != 0 ||
+		((h->flags & DSET_FLAG_RUNS) && (width == 0 || h->n == 0)))
+		cd_invalid_state("Unknown flags.");
+	typid = cd_recv_type_ref(&buf);
+	collation = cd_recv_collation_ref(&buf);
+	if (OidIsValid(collation))
+		cd_invalid_state("This format version stores no collation.");
+
+	h->kt = dsk_keytype(fcinfo, typid);
+	if (format_encoding(h->kt) != encoding || h->kt->width != width)
+		cd_invalid_state("The key encoding does not match the element type.");
+	if (width > 0 && (Size) h->n * width > DSET_MAX_DECODED)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("distinct_set too large"),
+				 errdetail("The set holds %u values, more than 1 GB of keys.", h->n)));
+	h->start = buf.cursor;
+}
+
+static const CDKeyType *
+decode(FunctionCallInfo fcinfo, const bytea *ds, DSKeys *keys)
+{
+	StringInfoData buf;
+	DSHeader	h;
+	const CDKeyType *kt;
+
+	parse_header(fcinfo, ds, &h);
+	kt = h.kt;
+	buf.data = (char *) VARDATA_ANY(ds);
+	buf.len = (int) VARSIZE_ANY_EXHDR(ds);
+	buf.maxlen = buf.len;
+	buf.cursor = h.start;
+	if (h.flags & DSET_FLAG_RUNS)
+		unpack_runs(&buf, keys, kt, h.n);
+	else
+		dsk_unpack(&buf, keys, kt, h.n);
+	if (buf.cursor != buf.len)
+		cd_invalid_state("There are bytes left after the keys.");
+
+	/*
+	 * Not checked here: that the layout is the shorter one (runs exactly
+	 * when shorter than blocks).  Every stored set comes from dset_encode
+	 * or from binary input, which encodes what it decoded and refuses
+	 * anything that does not come back the same.
+	 */
+	return kt;
+}
+
+/* the big-endian key of width bytes at p */
+static inline uint64
+read_key(const uint8 *p, int width)
+{
+	uint64		k = 0;
+	int			i;
+
+	for (i = 0; i < width; i++)
+		k = (k << 8) | p[i];
+	return k;
+}
+
+/* in the blocks layout: the first key of each block, then one block's gaps */
+static bool
+blocks_contain(const uint8 *p, const uint8 *end, int width, uint32 n,
+			   uint64 key)
+{
+	const uint8 *gaps = NULL;
+	uint64		first = 0;
+	uint32		m = 0;
+	int			b = 0;
+	bool		found = false;
+	uint32		start;
+	uint64		k;
+	Size		bitpos = 0;
+	uint32		i;
+
+	for (start = 0; start < n; start += DSET_BLOCK)
+	{
+		uint32		bm = Min(DSET_BLOCK, n - start);
+		uint64		bfirst;
+		int			bb = 0;
+		const uint8 *bgaps = NULL;
+
+		if (end - p < width)
+			dset_invalid("The keys run past the end of the value.");
+		bfirst = read_key(p, width);
+		if (bfirst > key)
+			break;
+		p += width;
+		if (bm > 1)
+		{
+			Size		bytes;
+
+			if (p >= end)
+				dset_invalid("The keys run past the end of the value.");
+			bb = *p++;
+			bytes = ((Size) (bm - 1) * bb + 7) / 8;
+			if (bb > 64 || (Size) (end - p) < bytes)
+				dset_invalid("The keys run past the end of the value.");
+			bgaps = p;
+			p += bytes;
+		}
+		first = bfirst;
+		m = bm;
+		b = bb;
+		gaps = bgaps;
+		found = true;
+		if ((start & 0xFFFF) == 0)
+			CHECK_FOR_INTERRUPTS();
+	}
+	if (!found)
+		return false;
+	/* the last block whose first key is <= key: its gaps, b bits each */
+	k = first;
+	for (i = 1; i < m && k < key; i++)
+	{
+		uint64		v = 0;
+		int			got = 0;
+
+		while (got < b)
+		{
+			int			off = bitpos & 7;
+			int			take = Min(8 - off, b - got);
+
+			v |= (uint64) ((gaps[bitpos >> 3] >> off) & ((1 << take) - 1)) << got;
+			got += take;
+			bitpos += take;
+		}
+		k += v + 1;
+	}
+	return k == key;
+}
+
+/* in the runs layout: each run's start and length */
+static bool
+runs_contain(StringInfo buf, int width, uint64 key)
+{
+	uint64		nruns = recv_varint(buf);
+	uint64		prevend = 0;
+	uint64		r;
+
+	for (r = 0; r < nruns; r++)
+	{
+		uint64		start;
+		uint64		len;
+
+		if (r == 0)
+		{
+			if (buf->len - buf->cursor < width)
+				dset_invalid("The keys run past the end of the value.");
+			start = read_key((const uint8 *) buf->data + buf->cursor, width);
+			buf->cursor += width;
+		}
+		else
+			start = prevend + recv_varint(buf) + 2;
+		len = recv_varint(buf);
+		if (key < start)
+			return false;
+		if (key - start <= len)
+			return true;
+		prevend = start + len;
+		if ((r & 0xFFFF) == 0xFFFF)
+			CHECK_FOR_INTERRUPTS();
+	}
+	return false;
+}
+
+static bool
+contains_key(FunctionCallInfo fcinfo, const bytea *ds, DSHeader *h, Datum value)
+{
+	StringInfoData buf;
+	StringInfoData bytes;
+	uint64		key = 0;
+	DSKeys		keys;
+	DSKeys		one;
+	const char *ptr;
+	uint32		len;
+	uint32		i;
+
+	buf.data = (char *) VARDATA_ANY(ds);
+	buf.len = (int) VARSIZE_ANY_EXHDR(ds);
+	buf.maxlen = buf.len;
+	buf.cursor = h->start;
+	initStringInfo(&bytes);
+	dsk_value_key(h->kt, value, &key, &bytes);
+	if (h->kt->width > 0)
+	{
+		if (h->flags & DSET_FLAG_RUNS)
+			return runs_contain(&buf, h->kt->width, key);
+		return blocks_contain((const uint8 *) buf.data + buf.cursor,
+							  (const uint8 *) buf.data + buf.len,
+							  h->kt->width, h->n, key);
+	}
+	/* byte keys: decoded (front coding is read from the start anyway) */
+	(void) decode(fcinfo, ds, &keys);
+	ptr = bytes.data;
+	len = (uint32) bytes.len;
+	one.kt = h->kt;
+	one.n = 1;
+	one.width = 0;
+	one.ptr = &ptr;
+	one.len = &len;
+	i = dsk_lower_bound(&keys, 0, &one, 0);
+	return i < keys.n && dsk_cmp(&keys, i, &one, 0) == 0;
+}
+
+/*
+ * The checks are shared with serialized states (keypack.h, value_io.h),
+ * whose errors name a count_distinct state: they are raised again naming
+ * a distinct_set.
+ */
+/*
+ * The n keys of a block whose first key is first and whose m - 1 gaps are
+ * packed b bits each at gaps (inside the value, end its end), in order.
+ */
+static inline void
+block_keys(const uint8 *gaps, const uint8 *end, int b, uint32 m, uint64 first,
+		   DSKeyFn fn, void *arg)
+{
+	Size		nbits = (Size) (m - 1) * b;
+	Size		bitpos = 0;
+	uint64		k = first;
+	uint32		i;
+
+	fn(k, arg);
+	if (b > 0 && b <= 56 && (Size) (end - gaps) >= (nbits + 7) / 8 + 8)
+	{
+		/* each gap with one 8-byte load from its first byte (in bounds) */
+		uint64		mask = (UINT64CONST(1) << b) - 1;
+
+		for (i = 1; i < m; i++, bitpos += b)
+		{
+			uint64		word;
+
+			memcpy(&word, gaps + (bitpos >> 3), sizeof(word));
+#ifdef WORDS_BIGENDIAN
+			word = pg_bswap64(word);
+#endif
+			k += ((word >> (bitpos & 7)) & mask) + 1;
+			fn(k, arg);
+		}
+		return;
+	}
+	for (i = 1; i < m; i++)
+	{
+		uint64		v = 0;
+		int			got = 0;
+
+		while (got < b)
+		{
+			int			off = bitpos & 7;
+			int			take = Min(8 - off, b - got);
+
+			v |= (uint64) ((gaps[bitpos >> 3] >> off) & ((1 << take) - 1)) << got;
+			got += take;
+			bitpos += take;
+		}
+		k += v + 1;
+		fn(k, arg);
+	}
+}
+
+/* in the blocks layout: each block's first key, b and gaps */
+static const uint8 *
+next_block(const uint8 *p, const uint8 *end, int width, uint32 m,
+		   uint64 *first, int *b, const uint8 **gaps)
+{
+	if (end - p < width)
+		dset_invalid("The keys run past the end of the value.");
+	*first = read_key(p, width);
+	p += width;
+	*b = 0;
+	*gaps = p;
+	if (m > 1)
+	{
+		Size		bytes;
+
+		if (p >= end)
+			dset_invalid("The keys run past the end of the value.");
+		*b = *p++;
+		bytes = ((Size) (m - 1) * *b + 7) / 8;
+		if (*b > 64 || (Size) (end - p) < bytes)
+			dset_invalid("The keys run past the end of the value.");
+		*gaps = p;
+		p += bytes;
+	}
+	return p;
+}
+
+static void
+remember_key(uint64 key, void *arg)
+{
+	*(uint64 *) arg = key;
+}
+
+void
+dset_key_range(const bytea *ds, const DSHeader *h, uint64 *first,
+			   uint64 *last)
+{
+	const uint8 *p = (const uint8 *) VARDATA_ANY(ds) + h->start;
+	const uint8 *end = (const uint8 *) VARDATA_ANY(ds) + VARSIZE_ANY_EXHDR(ds);
+	int			width = h->kt->width;
+
+	Assert(width > 0 && h->n > 0);
+	if (h->flags & DSET_FLAG_RUNS)
+	{
+		StringInfoData buf;
+		uint64		nruns;
+		uint64		r;
+		uint64		start = 0;
+		uint64		len = 0;
+
+		buf.data = (char *) VARDATA_ANY(ds);
+		buf.len = (int) VARSIZE_ANY_EXHDR(ds);
+		buf.maxlen = buf.len;
+		buf.cursor = h->start;
+		nruns = recv_varint(&buf);
+		for (r = 0; r < nruns; r++)
+		{
+			if (r == 0)
+			{
+				if (buf.len - buf.cursor < width)
+					dset_invalid("The keys run past the end of the value.");
+				start = read_key((const uint8 *) buf.data + buf.cursor, width);
+				buf.cursor += width;
+				*first = start;
+			}
+			else
+				start = start + len + recv_varint(&buf) + 2;
+			len = recv_varint(&buf);
+		}
+		if (nruns == 0)
+			dset_invalid("The number of runs does not match the number of keys.");
+		*last = start + len;
+	}
+	else
+	{
+		uint32		start;
+		uint64		bfirst = 0;
+		int			b = 0;
+		const uint8 *gaps = NULL;
+		uint32		m = 0;
+
+		for (start = 0; start < h->n; start += DSET_BLOCK)
+		{
+			m = Min(DSET_BLOCK, h->n - start);
+			p = next_block(p, end, width, m, &bfirst, &b, &gaps);
+			if (start == 0)
+				*first = bfirst;
+		}
+		block_keys(gaps, end, b, m, bfirst, remember_key, last);
+	}
+}
+
+void
+dset_foreach_key(const bytea *ds, const DSHeader *h, DSKeyFn fn, void *arg)
+{
+	const uint8 *p = (const uint8 *) VARDATA_ANY(ds) + h->start;
+	const uint8 *end = (const uint8 *) VARDATA_ANY(ds) + VARSIZE_ANY_EXHDR(ds);
+	int			width = h->kt->width;
+
+	Assert(width > 0);
+	if (h->flags & DSET_FLAG_RUNS)
+	{
+		StringInfoData buf;
+		uint64		nruns;
+		uint64		r;
+		uint64		start = 0;
+		uint64		len = 0;
+		uint64		left = h->n;
+
+		buf.data = (char *) VARDATA_ANY(ds);
+		buf.len = (int) VARSIZE_ANY_EXHDR(ds);
+		buf.maxlen = buf.len;
+		buf.cursor = h->start;
+		nruns = recv_varint(&buf);
+		for (r = 0; r < nruns; r++)
+		{
+			uint64		j;
+
+			if (r == 0)
+			{
+				if (buf.len - buf.cursor < width)
+					dset_invalid("The keys run past the end of the value.");
+				start = read_key((const uint8 *) buf.data + buf.cursor, width);
+				buf.cursor += width;
+			}
+			else
+				start = start + len + recv_varint(&buf) + 2;
+			len = recv_varint(&buf);
+			/* never more keys than the header's count */
+			if (len >= left)
+				dset_invalid("The runs hold more keys than the value.");
+			left -= len + 1;
+			for (j = 0; j <= len; j++)
+				fn(start + j, arg);
+			CHECK_FOR_INTERRUPTS();
+		}
+	}
+	else
+	{
+		uint32		start;
+
+		for (start = 0; start < h->n; start += DSET_BLOCK)
+		{
+			uint32		m = Min(DSET_BLOCK, h->n - start);
+			uint64		bfirst;
+			int			b;
+			const uint8 *gaps;
+
+			p = next_block(p, end, width, m, &bfirst, &b, &gaps);
+			block_keys(gaps, end, b, m, bfirst, fn, arg);
+			if ((start & 0xFFFF) == 0)
+				CHECK_FOR_INTERRUPTS();
+		}
+	}
+}
+
+static void
+rethrow_as_distinct_set(MemoryContext mcxt)
+{
+	ErrorData  *edata;
+
+	MemoryContextSwitchTo(mcxt);
+	edata = CopyErrorData();
+	if (edata->sqlerrcode != ERRCODE_INVALID_BINARY_REPRESENTATION &&
+		edata->sqlerrcode != ERRCODE_PROTOCOL_VIOLATION &&
+		edata->sqlerrcode != ERRCODE_UNDEFINED_OBJECT)
+		PG_RE_THROW();
+	FlushErrorState();
+	if (edata->sqlerrcode != ERRCODE_UNDEFINED_OBJECT)
+	{
+		/* 08P01: a reference runs past the end (pqformat.h) */
+		if (edata->sqlerrcode == ERRCODE_PROTOCOL_VIOLATION)
+			edata->detail = pstrdup("A type or collation reference runs past the end.");
+		edata->sqlerrcode = ERRCODE_INVALID_BINARY_REPRESENTATION;
+		edata->message = pstrdup("invalid distinct_set");
+	}
+	else
+	{
+		/* "type \"s.t\" of a count_distinct state does not exist" */
+		char	   *p = strstr(edata->message, " of a count_distinct state ");
+
+		if (p != NULL)
+			edata->message = psprintf("%.*s of a distinct_set %s",
+									  (int) (p - edata->message), edata->message,
+									  p + strlen(" of a count_distinct state "));
+		edata->hint = NULL;
+	}
+	ReThrowError(edata);
+}
+
+const CDKeyType *
+dset_decode(FunctionCallInfo fcinfo, const bytea *ds, DSKeys *keys)
+{
+	MemoryContext mcxt = CurrentMemoryContext;
+	const CDKeyType *volatile kt = NULL;
+
+	PG_TRY();
+	{
+		kt = decode(fcinfo, ds, keys);
+	}
+	PG_CATCH();
+	{
+		rethrow_as_distinct_set(mcxt);
+	}
+	PG_END_TRY();
+	return kt;
+}
+
+const CDKeyType *
+dset_header(FunctionCallInfo fcinfo, const bytea *ds, DSHeader *h)
+{
+	MemoryContext mcxt = CurrentMemoryContext;
+
+	PG_TRY();
+	{
+		parse_header(fcinfo, ds, h);
+	}
+	PG_CATCH();
+	{
+		rethrow_as_distinct_set(mcxt);
+	}
+	PG_END_TRY();
+	return h->kt;
+}
+
+bool
+dset_contains(FunctionCallInfo fcinfo, const bytea *ds, DSHeader *h,
+			  Datum value)
+{
+	MemoryContext mcxt = CurrentMemoryContext;
+	volatile bool result = false;
+
+	PG_TRY();
+	{
+		result = contains_key(fcinfo, ds, h, value);
+	}
+	PG_CATCH();
+	{
+		rethrow_as_distinct_set(mcxt);
+	}
+	PG_END_TRY();
+	return result;
+}
+
+void
+dset_check_same_type(const CDKeyType *a, const CDKeyType *b)
+{
+	if (a->typid != b->typid)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("cannot combine distinct_sets of types %s and %s",
+						format_type_be(a->typid), format_type_be(b->typid))));
+}
+
+void
+dset_check_element_type(const CDKeyType *kt, Oid typid)
+{
+	if (typid != kt->typid && getBaseType(typid) != kt->basetypid)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("distinct_set of type %s does not hold values of type %s",
+						format_type_be(kt->typid), format_type_be(typid)),
+				 errhint("Pass a value of the set's element type, e.g. NULL::%s.",
+						 format_type_be(kt->typid))));
+}

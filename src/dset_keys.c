@@ -1,0 +1,533 @@
+/*-------------------------------------------------------------------------
+ *
+ * dset_keys.c
+ *	  Stored sets (dset.h): the adapter to the rest of the extension.  The
+ *	  one file that builds sorted, distinct keys with the count_distinct
+ *	  set (set.h, through its interface: readers of sorted keys), turns keys
+ *	  into values and back (key.h) and packs and unpacks them (keypack.h,
+ *	  from readers and into writers of keystream.h).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "catalog/pg_collation.h"
+#include "catalog/pg_type.h"
+#include "miscadmin.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+
+#include "compat.h"
+#include "dset.h"
+#include "errors.h"
+#include "keypack.h"
+#include "moving.h"
+#include "registry.h"
+#include "set.h"
+#include "value_io.h"
+
+typedef struct KeyTypeCacheEntry
+{
+	struct KeyTypeCacheEntry *next;
+	Oid			typid;
+	CDKeyType	kt;
+} KeyTypeCacheEntry;
+
+StaticAssertDecl(DSET_BLOCK == CD_PACK_BLOCK, "the stored format's blocks are keypack's");
+
+void
+dsk_check_storable(const CDKeyType *kt)
+{
+	if (kt->encoding == CD_KEY_COMPARATOR)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("distinct_set cannot hold values of type %s%s",
+						format_type_be(kt->typid),
+						OidIsValid(kt->collation) &&
+						!get_collation_isdeterministic(kt->collation) ?
+						" under a nondeterministic collation" : ""),
+				 errdetail("Values of this type can be equal without having the same representation, so a set of them has no canonical form."),
+				 errhint("count_distinct and array_agg_distinct accept this type.")));
+}
+
+/* stored sets of a collatable type are kept in byte order: see dset.h */
+static Oid
+key_collation(Oid typid)
+{
+	return type_is_collatable(getBaseType(typid)) ? C_COLLATION_OID : InvalidOid;
+}
+
+const CDKeyType *
+dsk_keytype(FunctionCallInfo fcinfo, Oid typid)
+{
+	KeyTypeCacheEntry *e;
+	const CDKeyType *kt;
+	Oid			collation = key_collation(typid);
+
+	if (cd_query_context(fcinfo) != NULL)
+		kt = cd_registry_keytype(fcinfo, typid, collation);
+	else
+	{
+		for (e = (KeyTypeCacheEntry *) fcinfo->flinfo->fn_extra; e != NULL; e = e->next)
+		{
+			if (e->typid == typid)
+				return &e->kt;
+		}
+		e = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(KeyTypeCacheEntry));
+		cd_keytype_init(&e->kt, typid, collation, fcinfo->flinfo->fn_mcxt);
+		dsk_check_storable(&e->kt);
+		e->typid = typid;
+		e->next = (KeyTypeCacheEntry *) fcinfo->flinfo->fn_extra;
+		fcinfo->flinfo->fn_extra = e;
+		return &e->kt;
+	}
+	dsk_check_storable(kt);
+	return kt;
+}
+
+void
+dsk_alloc(DSKeys *k, const CDKeyType *kt, uint32 n)
+{
+	k->kt = kt;
+	k->n = 0;
+	k->width = kt->width;
+	k->fixed = NULL;
+	k->ptr = NULL;
+	k->len = NULL;
+	k->owner = NULL;
+	if (k->width > 0)
+		k->owner = k->fixed = MemoryContextAllocHuge(CurrentMemoryContext,
+													 (Size) Max(n, 1) * k->width);
+	else
+	{
+		k->ptr = MemoryContextAllocHuge(CurrentMemoryContext,
+										(Size) Max(n, 1) * sizeof(char *));
+		k->len = MemoryContextAllocHuge(CurrentMemoryContext,
+										(Size) Max(n, 1) * sizeof(uint32));
+	}
+}
+
+void
+dsk_free(DSKeys *k)
+{
+	if (k->owner != NULL)
+		pfree(k->owner);
+	if (k->ptr != NULL)
+		pfree(k->ptr);
+	if (k->len != NULL)
+		pfree(k->len);
+	k->owner = NULL;
+	k->fixed = NULL;
+	k->ptr = NULL;
+	k->len = NULL;
+	k->n = 0;
+}
+
+/*
+ * The keys of a compacted set, through its reader: fixed-width keys copied
+ * into k's array, byte keys as pointers into the set (which must outlive
+ * k).
+ */
+static void
+from_set(DSKeys *k, const CDSet *set)
+{
+	CDKeyReader r;
+	uint32		n = set->nsorted;
+	uint32		i = 0;
+
+	Assert(set->nall == set->nsorted);
+	dsk_alloc(k, set->kt, n);
+	cd_set_ops(set)->reader(set, &r);
+	if (k->width > 0)
+	{
+		uint64		batch[CD_KEY_BATCH];
+		uint32		m;
+		uint32		j;
+
+		while ((m = r.next_fixed(&r, batch, CD_KEY_BATCH)) > 0)
+		{
+			for (j = 0; j < m; j++)
+				dsk_put(k, i++, batch[j]);
+		}
+	}
+	else
+	{
+		Size		len;
+		const char *key;
+
+		while ((key = r.next_bytes(&r, &len)) != NULL)
+		{
+			Assert(i < n);
+			k->ptr[i] = key;
+			k->len[i] = (uint32) len;
+			i++;
+		}
+	}
+	Assert(i == n);
+	k->n = i;
+}
+
+void
+dsk_from_state(DSKeys *k, void *state)
+{
+	CDSet	   *set = (CDSet *) state;
+
+	cd_set_compact(set);
+	from_set(k, set);
+}
+
+bool
+dsk_from_moving(DSKeys *k, void *moving)
+{
+	CDMoving   *m = (CDMoving *) moving;
+	Datum	   *values;
+	uint32		n;
+
+	if (m == NULL || m->kt == NULL || cdmov_count(m) == 0)
+		return false;
+	values = cdmov_output_datums(m, &n);
+	dsk_from_datums(k, m->kt, values, n);
+	return true;
+}
+
+void
+dsk_from_datums(DSKeys *k, const CDKeyType *kt, Datum *values, uint32 n)
+{
+	CDAlloc		local;
+	CDSet	   *set;
+	uint32		i;
+
+	cd_alloc_init(&local, CurrentMemoryContext, false);
+	set = cd_set_create(kt, &local);
+	for (i = 0; i < n; i++)
+	{
+		set = cd_set_add_value(set, values[i], &local);
+		if ((i & 0xFFFF) == 0xFFFF)
+			CHECK_FOR_INTERRUPTS();
+	}
+	dsk_from_state(k, set);
+}
+
+Datum
+dsk_datum(const DSKeys *k, uint32 i)
+{
+	if (k->width > 0)
+		return cd_key_decode(k->kt, dsk_get(k, i));
+	return cd_varkey_output_datum(k->kt, k->ptr[i], k->len[i]);
+}
+
+void
+dsk_value_key(const CDKeyType *kt, Datum value, uint64 *fixed,
+			  StringInfo bytes)
+{
+	Datum		detoasted;
+	Size		len;
+
+	if (kt->width > 0)
+	{
+		*fixed = cd_key_encode(kt, value);
+		return;
+	}
+	len = cd_varkey_size(kt, value, &detoasted);
+	if (len > MaxAllocSize - 1)
+		cd_error_value_too_large(len);
+	resetStringInfo(bytes);
+	enlargeStringInfo(bytes, (int) len);
+	cd_varkey_write(kt, detoasted, bytes->data);
+	bytes->len = (int) len;
+	bytes->data[len] = '\0';
+}
+
+bool
+dsk_key_is_canonical(const CDKeyType *kt, uint64 key)
+{
+	if (kt->encoding != CD_KEY_BOOL && kt->encoding != CD_KEY_FLOAT)
+		return true;
+	return cd_key_encode(kt, cd_key_decode(kt, key)) == key;
+}
+
+/* A reader of k's keys (keystream.h), for keypack. */
+static uint32
+read_fixed(CDKeyReader *r, uint64 *dst, uint32 max)
+{
+	const DSKeys *k = (const DSKeys *) r->source;
+	uint32		n = (uint32) Min((Size) max, r->count - r->pos);
+	uint32		i;
+
+	for (i = 0; i < n; i++)
+		dst[i] = dsk_get(k, (uint32) r->pos + i);
+	r->pos += n;
+	return n;
+}
+
+static const char *
+read_bytes(CDKeyReader *r, Size *len)
+{
+	const DSKeys *k = (const DSKeys *) r->source;
+	uint32		i = (uint32) r->pos;
+
+	if (r->pos >= r->count)
+		return NULL;
+	r->pos++;
+	*len = k->len[i];
+	return k->ptr[i];
+}
+
+static void
+keys_reader(const DSKeys *k, CDKeyReader *r)
+{
+	cd_key_reader_init(r, k, k->n, read_fixed, read_bytes);
+}
+
+static Size
+packed_size(const DSKeys *k, CDKeyReader *r)
+{
+	Size		size;
+
+	r->pos = 0;
+	if (k->width > 0)
+		size = cd_pack_fixed_size(r, k->width, DSET_MAX_SIZE);
+	else
+		size = cd_pack_bytes_size(r);
+	r->pos = 0;
+	return size;
+}
+
+Size
+dsk_packed_size(const DSKeys *k)
+{
+	CDKeyReader r;
+
+	keys_reader(k, &r);
+	return packed_size(k, &r);
+}
+
+void
+dsk_pack(StringInfo buf, const DSKeys *k)
+{
+	CDKeyReader r;
+	Size		size;
+
+	keys_reader(k, &r);
+	size = packed_size(k, &r);
+	if (size > DSET_MAX_SIZE - (Size) buf->len)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("distinct_set too large"),
+				 errdetail("The set holds %u values, which take at least %zu bytes; a distinct_set is limited to 1 GB.",
+						   k->n, size)));
+	enlargeStringInfo(buf, (int) size);
+	if (k->width > 0)
+		cd_pack_fixed(buf, &r, k->width);
+	else
+		cd_pack_bytes(buf, &r);
+}
+
+static void
+too_large_to_decode(uint32 n)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+			 errmsg("distinct_set too large"),
+			 errdetail("The set holds %u values, more than 1 GB of keys.", n)));
+}
+
+/*
+ * The bytes the n front-coded keys at buf's cursor decode to (keypack.h:
+ * each key as the LEB128 lengths of the prefix it shares with the previous
+ * key and of the rest, then the rest), read without decoding; PG_UINT64_MAX
+ * for malformed input (which decoding then refuses).
+ */
+static uint64
+decoded_bytes_size(StringInfo buf, uint32 n)
+{
+	const uint8 *p = (const uint8 *) buf->data + buf->cursor;
+	const uint8 *end = (const uint8 *) buf->data + buf->len;
+	uint64		total = 0;
+	uint32		i;
+
+	for (i = 0; i < n; i++)
+	{
+		uint64		len[2];
+		int			j;
+
+		for (j = 0; j < 2; j++)
+		{
+			int			shift = 0;
+
+			len[j] = 0;
+			for (;;)
+			{
+				if (p >= end || shift > 28)
+					return PG_UINT64_MAX;
+				len[j] |= (uint64) (*p & 0x7F) << shift;
+				if ((*p++ & 0x80) == 0)
+					break;
+				shift += 7;
+			}
+		}
+		if ((uint64) (end - p) < len[1])
+			return PG_UINT64_MAX;
+		p += len[1];
+		total += len[0] + len[1];
+		if (total > DSET_MAX_DECODED)
+			return total;
+	}
+	return total;
+}
+
+/* A writer into DSKeys (keystream.h), for keypack. */
+typedef struct KeysWriter
+{
+	DSKeys	   *k;
+	char	   *arena;			/* byte keys: sized for all of them */
+	Size		used;
+} KeysWriter;
+
+static void
+put_fixed(CDKeyWriter *w, const uint64 *keys, uint32 n)
+{
+	KeysWriter *kw = (KeysWriter *) w->target;
+	uint32		i;
+
+	for (i = 0; i < n; i++)
+		dsk_put(kw->k, kw->k->n++, keys[i]);
+}
+
+static void
+put_bytes(CDKeyWriter *w, const char *key, Size len)
+{
+	KeysWriter *kw = (KeysWriter *) w->target;
+	DSKeys	   *k = kw->k;
+
+	memcpy(kw->arena + kw->used, key, len);
+	k->ptr[k->n] = kw->arena + kw->used;
+	k->len[k->n] = (uint32) len;
+	k->n++;
+	kw->used += len;
+}
+
+void
+dsk_unpack(StringInfo buf, DSKeys *k, const CDKeyType *kt, uint32 n)
+{
+	Size		left = (Size) (buf->len - buf->cursor);
+	KeysWriter	kw = {k, NULL, 0};
+	CDKeyWriter w;
+
+	if (kt->width > 0)
+	{
+		/* a block of up to CD_PACK_BLOCK keys takes at least one full key */
+		if ((Size) n > (left / kt->width) * CD_PACK_BLOCK)
+			cd_invalid_state("The length does not match the number of keys.");
+		if ((Size) n * kt->width > DSET_MAX_DECODED)
+			too_large_to_decode(n);
+		dsk_alloc(k, kt, n);
+		cd_key_writer_init(&w, &kw, put_fixed, NULL);
+		cd_unpack_fixed(buf, kt, n, &w);
+	}
+	else
+	{
+		uint64		bytes;
+
+		/* each key takes at least its two lengths */
+		if ((Size) n > left / 2)
+			cd_invalid_state("The length does not match the number of keys.");
+		/* front coding can expand: bound what decoding will allocate */
+		bytes = decoded_bytes_size(buf, n);
+		if (bytes == PG_UINT64_MAX)
+			cd_invalid_state("A length is malformed.");
+		if (bytes > DSET_MAX_DECODED)
+			too_large_to_decode(n);
+		dsk_alloc(k, kt, n);
+		kw.arena = MemoryContextAllocHuge(CurrentMemoryContext, Max(bytes, 1));
+		k->owner = kw.arena;
+		cd_key_writer_init(&w, &kw, NULL, put_bytes);
+		cd_unpack_bytes(buf, kt, n, &w);
+	}
+	Assert(k->n == n);
+}
+
+/* the types any of whose keys is a valid value (besides the checks above) */
+static bool
+every_key_valid(Oid typid)
+{
+	switch (typid)
+	{
+		case BOOLOID:
+		case CHAROID:
+		case INT2OID:
+		case INT4OID:
+		case INT8OID:
+		case OIDOID:
+		case FLOAT4OID:
+		case FLOAT8OID:
+		case TEXTOID:
+		case VARCHAROID:
+		case BYTEAOID:
+		case UUIDOID:
+			return true;
+		default:
+			return false;
+	}
+}
+
+typedef struct ValidateArgs
+{
+	const DSKeys *k;
+	CDValueIO  *vio;
+} ValidateArgs;
+
+static void
+validate_values(void *arg)
+{
+	ValidateArgs *a = (ValidateArgs *) arg;
+	const DSKeys *k = a->k;
+	const CDKeyType *kt = k->kt;
+	StringInfoData buf;
+	StringInfoData key;
+	MemoryContext valuecxt;
+	MemoryContext old;
+	uint32		i;
+
+	initStringInfo(&buf);
+	initStringInfo(&key);
+	valuecxt = AllocSetContextCreate(CurrentMemoryContext,
+									 "distinct_set value",
+									 ALLOCSET_SMALL_SIZES);
+	old = MemoryContextSwitchTo(valuecxt);
+	for (i = 0; i < k->n; i++)
+	{
+		Datum		value = dsk_datum(k, i);
+		uint64		fixed = 0;
+		bool		same;
+
+		resetStringInfo(&buf);
+		cd_value_send(&buf, a->vio, kt->typid, value);
+		value = cd_value_recv(&buf, a->vio, kt->typid, -1);
+		dsk_value_key(kt, value, &fixed, &key);
+		if (k->width > 0)
+			same = fixed == dsk_get(k, i);
+		else
+			same = cd_varkey_compare_bytes(key.data, key.len, k->ptr[i], k->len[i]) == 0;
+		if (!same)
+			cd_invalid_state("A key is not one of a valid value.");
+		MemoryContextReset(valuecxt);
+		if ((i & 0xFFF) == 0xFFF)
+			CHECK_FOR_INTERRUPTS();
+	}
+	MemoryContextSwitchTo(old);
+	MemoryContextDelete(valuecxt);
+}
+
+void
+dsk_validate_values(const DSKeys *k)
+{
+	ValidateArgs a;
+
+	if (every_key_valid(k->kt->typid))
+		return;
+	a.k = k;
+	a.vio = cd_value_io_create(CurrentMemoryContext);
+	cd_with_database_encoding(validate_values, &a);
+}
