@@ -440,8 +440,11 @@ dsk_unpack(StringInfo buf, DSKeys *k, const CDKeyType *kt, uint32 n)
 		if (bytes > DSET_MAX_DECODED)
 			too_large_to_decode(n);
 		dsk_alloc(k, kt, n);
+		/*
+		 * The keys' bytes: not k's to free (owner stays NULL), since runs
+		 * merged from k point into them; they go with the memory context.
+		 */
 		kw.arena = MemoryContextAllocHuge(CurrentMemoryContext, Max(bytes, 1));
-		k->owner = kw.arena;
 		cd_key_writer_init(&w, &kw, NULL, put_bytes);
 		cd_unpack_bytes(buf, kt, n, &w);
 	}
@@ -529,5 +532,5 @@ dsk_validate_values(const DSKeys *k)
 		return;
 	a.k = k;
 	a.vio = cd_value_io_create(CurrentMemoryContext);
-	cd_with_database_encoding(validate_values, &a);
+	validate_values(&a);
 }

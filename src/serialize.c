@@ -8,7 +8,9 @@
  *	  uint8   format version (2)
  *	  uint8   key encoding (CDKeyEncoding)
  *	  uint8   key width in bytes (0: variable-size keys)
- *	  uint8   reserved, 0
+ *	  uint8   CD_KEY_COMPARATOR: the writer's database encoding plus one, the
+ *	          encoding of text inside the values (0, from versions before
+ *	          4.2: this database's); other keys: 0
  *	  the value type: a built-in one's fixed OID, else schema and name
  *	    (value_io.h)
  *	  the collation: none, a built-in one's fixed OID, or schema and name
@@ -18,8 +20,9 @@
  *	    CD_KEY_BYTES: each with the prefix it shares with the previous one
  *	      elided (keypack.h);
  *	    CD_KEY_COMPARATOR: the value as cd_value_send writes it (a length,
- *	      then composites and arrays structurally, other values by their
- *	      type's send function, in the database encoding).
+ *	      then composites and arrays structurally, text-like values by their
+ *	      type's output function in the database encoding, other values by
+ *	      their type's send function).
  *
  * Nothing in it depends on the node or the process: no OIDs but the fixed
  * ones of the initial catalog, no addresses,
@@ -43,6 +46,7 @@
 #include "postgres.h"
 
 #include "libpq/pqformat.h"
+#include "mb/pg_wchar.h"
 #include "miscadmin.h"
 #include "utils/memutils.h"
 
@@ -119,7 +123,8 @@ cd_state_write(const CDKeyType *kt, CDValueIO *vio, CDKeyReader *r)
 	pq_sendint8(&buf, CD_SERIAL_VERSION);
 	pq_sendint8(&buf, (uint8) kt->encoding);
 	pq_sendint8(&buf, kt->width);
-	pq_sendint8(&buf, 0);
+	pq_sendint8(&buf, kt->encoding == CD_KEY_COMPARATOR ?
+				GetDatabaseEncoding() + 1 : 0);
 	cd_send_type_ref(&buf, kt->typid);
 	cd_send_collation_ref(&buf, kt->collation);
 	pq_sendint32(&buf, n);
@@ -138,7 +143,7 @@ cd_state_write(const CDKeyType *kt, CDValueIO *vio, CDKeyReader *r)
 	{
 		SendArgs	args = {&buf, kt, vio, r};
 
-		cd_with_database_encoding(send_values, &args);
+		send_values(&args);
 	}
 	elog(DEBUG2, "count_distinct: %u keys of %d bytes serialized into %d bytes",
 		 n, kt->width, buf.len);
@@ -184,7 +189,7 @@ cd_state_read_header(StringInfo buf, const char *data, Size len,
 					 CDStateRefCache *cache, CDStateHeader *h)
 {
 	int			version;
-	int			reserved;
+	int			textenc;
 
 	if (len < 4 || len > CD_SERIAL_MAX_SIZE)
 		cd_invalid_state("The state is shorter than its header.");
@@ -198,9 +203,11 @@ cd_state_read_header(StringInfo buf, const char *data, Size len,
 	version = pq_getmsgbyte(buf);
 	h->encoding = pq_getmsgbyte(buf);
 	h->width = pq_getmsgbyte(buf);
-	reserved = pq_getmsgbyte(buf);
-	if (version != CD_SERIAL_VERSION || reserved != 0)
+	textenc = pq_getmsgbyte(buf);
+	if (version != CD_SERIAL_VERSION ||
+		(textenc != 0 && h->encoding != CD_KEY_COMPARATOR))
 		cd_invalid_state("Unknown format version.");
+	h->text_encoding = textenc == 0 ? GetDatabaseEncoding() : textenc - 1;
 	receive_refs(buf, cache, &h->typid, &h->collation);
 	h->n = (uint32) pq_getmsgint(buf, 4);
 }
@@ -302,7 +309,7 @@ cd_state_read_keys(StringInfo buf, const CDKeyType *kt, CDValueIO *vio,
 	{
 		ReceiveArgs args = {buf, kt, vio, n, w};
 
-		cd_with_database_encoding(receive_values, &args);
+		receive_values(&args);
 	}
 	pq_getmsgend(buf);
 }

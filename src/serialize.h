@@ -49,6 +49,7 @@ typedef struct CDStateHeader
 	int			width;
 	Oid			typid;
 	Oid			collation;
+	int			text_encoding;	/* comparator keys: of text in values */
 	uint32		n;				/* keys */
 } CDStateHeader;
 
@@ -69,7 +70,8 @@ extern Size cd_state_check_keys(StringInfo buf, const CDStateHeader *h,
 								const CDKeyType *kt);
 
 /*
- * Decode the header's n keys into w, and check that they end the state.
+ * Decode the header's n keys into w, and check that they end the state
+ * (vio: comparator keys, set to the header's text encoding).
  * ERROR on anything the encoder would not have written.
  */
 extern void cd_state_read_keys(StringInfo buf, const CDKeyType *kt,

@@ -106,6 +106,8 @@ cd_set_deserialize(StringInfo buf, const CDStateHeader *h,
 	Size		bytes = cd_state_check_keys(buf, h, kt);
 
 	(void) kind_for(kt)->build(kt, CurrentMemoryContext, h->n, bytes, &w);
+	if (vio != NULL)
+		cd_value_io_set_encoding(vio, h->text_encoding);
 	cd_state_read_keys(buf, kt, vio, h->n, &w);
 	return cd_set_written(&w);
 }

@@ -12,7 +12,12 @@
  *	    per element a NULL flag and, if not NULL, the element (recursively);
  *	  domain: its base type's value (checked against the domain on reading);
  *	  anything else: the type's send function's bytes (binary I/O), or its
- *	    output function's text (types without binary I/O).
+ *	    output function's text in the database encoding: for types without
+ *	    binary I/O and for text-like types (categories string, enum and
+ *	    user-defined: text, citext, enums, json, jsonb, xml, tsvector,
+ *	    hstore, ...), whose send functions would write the session's client
+ *	    encoding.  Text is read back in the database encoding, converted
+ *	    from the sender's (cd_value_io_set_encoding) if it differs.
  * A type or collation is written as a kind byte and then, for the objects
  * of the initial catalog (OIDs below FirstGenbkiObjectId, fixed in
  * PostgreSQL's catalog data), the OID, else two NUL-terminated strings, its
@@ -78,6 +83,7 @@ struct CDValueIO
 {
 	MemoryContext mcxt;
 	TypeIO	   *types;
+	int			src_encoding;	/* of text being received */
 };
 
 CDValueIO *
@@ -86,7 +92,25 @@ cd_value_io_create(MemoryContext mcxt)
 	CDValueIO  *vio = MemoryContextAllocZero(mcxt, sizeof(CDValueIO));
 
 	vio->mcxt = mcxt;
+	vio->src_encoding = GetDatabaseEncoding();
 	return vio;
+}
+
+/*
+ * Would the type's send function write text in the client encoding?  The
+ * string and enum categories (text, varchar, bpchar, name, citext, enums)
+ * and user-defined types (json, jsonb, xml, tsvector, extension types such
+ * as hstore) send text through pq_sendtext, which converts to the session's
+ * client encoding: those go by their output function, which writes the
+ * database encoding.  (A range over such a type still sends its bounds by
+ * their send functions: readable in the same client encoding only.)
+ */
+static bool
+text_like(Form_pg_type typ)
+{
+	return typ->typcategory == TYPCATEGORY_STRING ||
+		typ->typcategory == TYPCATEGORY_ENUM ||
+		typ->typcategory == TYPCATEGORY_USER;
 }
 
 static TypeIO *
@@ -127,7 +151,8 @@ type_io(CDValueIO *vio, Oid typid)
 	else
 	{
 		t->shape = SHAPE_LEAF;
-		t->binary = OidIsValid(typ->typsend) && OidIsValid(typ->typreceive);
+		t->binary = OidIsValid(typ->typsend) && OidIsValid(typ->typreceive) &&
+			!text_like(typ);
 		t->ioparam = getTypeIOParam(tp);
 		fmgr_info_cxt(t->binary ? typ->typsend : typ->typoutput,
 					  &t->sendfn, vio->mcxt);
@@ -607,11 +632,20 @@ value_recv(StringInfo buf, CDValueIO *vio, Oid typid, int32 typmod)
 				result = ReceiveFunctionCall(&t->recvfn, &vbuf, t->ioparam, typmod);
 			else
 			{
+				char	   *str = vbuf.data;
+
 				if (strlen(vbuf.data) != (size_t) len)
 					cd_invalid_state("A value contains a zero byte.");
-				if (!pg_verify_mbstr(GetDatabaseEncoding(), vbuf.data, len, true))
-					cd_invalid_state("A value is not valid in the database encoding.");
-				result = InputFunctionCall(&t->recvfn, vbuf.data, t->ioparam, typmod);
+				if (!pg_verify_mbstr(vio->src_encoding, vbuf.data, len, true))
+					cd_invalid_state("A value is not valid in the encoding of its state.");
+				/* to the database encoding (ERROR if it has no such character) */
+				if (vio->src_encoding != GetDatabaseEncoding())
+					str = (char *) pg_do_encoding_conversion((unsigned char *) vbuf.data,
+															 len, vio->src_encoding,
+															 GetDatabaseEncoding());
+				result = InputFunctionCall(&t->recvfn, str, t->ioparam, typmod);
+				if (str != vbuf.data)
+					pfree(str);
 				vbuf.cursor = vbuf.len;
 			}
 			break;
@@ -630,23 +664,9 @@ cd_value_recv(StringInfo buf, CDValueIO *vio, Oid typid, int32 typmod)
 }
 
 void
-cd_with_database_encoding(void (*fn) (void *), void *arg)
+cd_value_io_set_encoding(CDValueIO *vio, int encoding)
 {
-	int			client = pg_get_client_encoding();
-
-	if (client == GetDatabaseEncoding())
-	{
-		fn(arg);
-		return;
-	}
-	SetClientEncoding(GetDatabaseEncoding());
-	PG_TRY();
-	{
-		fn(arg);
-	}
-	PG_FINALLY();
-	{
-		SetClientEncoding(client);
-	}
-	PG_END_TRY();
+	if (!PG_VALID_BE_ENCODING(encoding))
+		cd_invalid_state("The state names an encoding that is not a server encoding.");
+	vio->src_encoding = encoding;
 }

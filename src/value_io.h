@@ -42,11 +42,11 @@ extern Datum cd_value_recv(StringInfo buf, CDValueIO *vio, Oid typid,
 						   int32 typmod);
 
 /*
- * Run fn(arg) with the client encoding set to the database's: binary
- * send/receive functions of text-like types (text, bpchar, enum, jsonb,
- * citext, ...) convert to and from the client encoding, which a state does
- * not travel through (and which may not be able to represent the data).
+ * Text inside values (types sent by their output functions) is written in
+ * the database encoding; cd_value_io_set_encoding sets the encoding of the
+ * text being received (that of the database that wrote it; ERROR if it is
+ * not a server encoding), converted to this database's on receipt.
  */
-extern void cd_with_database_encoding(void (*fn) (void *), void *arg);
+extern void cd_value_io_set_encoding(CDValueIO *vio, int encoding);
 
 #endif							/* CD_VALUE_IO_H */

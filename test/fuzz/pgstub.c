@@ -742,8 +742,7 @@ TupleDesc BlessTupleDesc(TupleDesc tupdesc) { STUB_UNREACHABLE("BlessTupleDesc")
 TupleDesc CreateTemplateTupleDesc(int natts) { STUB_UNREACHABLE("CreateTemplateTupleDesc"); }
 TupleDesc CreateTupleDescCopy(TupleDesc tupdesc) { STUB_UNREACHABLE("CreateTupleDescCopy"); }
 void DecrTupleDescRefCount(TupleDesc tupdesc) { STUB_UNREACHABLE("DecrTupleDescRefCount"); }
-int SetClientEncoding(int encoding) { STUB_UNREACHABLE("SetClientEncoding"); }
-int pg_get_client_encoding(void) { STUB_UNREACHABLE("pg_get_client_encoding"); }
+unsigned char *pg_do_encoding_conversion(unsigned char *src, int len, int src_encoding, int dest_encoding) { STUB_UNREACHABLE("pg_do_encoding_conversion"); }
 void TupleDescInitEntry(TupleDesc desc, AttrNumber attributeNumber, const char *attributeName, Oid oidtypeid, int32 typmod, int attdim) { STUB_UNREACHABLE("TupleDescInitEntry"); }
 void TupleDescInitEntryCollation(TupleDesc desc, AttrNumber attributeNumber, Oid collationid) { STUB_UNREACHABLE("TupleDescInitEntryCollation"); }
 void check_stack_depth(void) { STUB_UNREACHABLE("check_stack_depth"); }

@@ -1,0 +1,46 @@
+-- Text inside partial states is written in the database encoding, whatever
+-- the session's client encoding: states of enums, records and arrays of
+-- text, jsonb, citext-like comparator keys travel between parallel workers
+-- with a client encoding that cannot represent their characters.
+-- (A database of its own: UTF8, whatever the cluster's default.)
+CREATE DATABASE cd_encoding TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C';
+\set orig_db :DBNAME
+\c cd_encoding
+SET client_min_messages = warning;
+CREATE EXTENSION count_distinct;
+RESET client_min_messages;
+CREATE TYPE greek AS ENUM ('alpha', 'λάμδα', 'ωμέγα', 'plain');
+CREATE TYPE pair AS (n int, s text);
+CREATE TABLE enc_t AS
+SELECT i % 5 AS g,
+       (ARRAY['alpha', 'λάμδα', 'ωμέγα', 'plain']::greek[])[1 + i % 4] AS e,
+       ROW(i % 3, 'λ' || (i % 11))::pair AS r,
+       'σ' || (i % 7) AS s,
+       ARRAY['ω' || (i % 13), 'x'] AS a,
+       jsonb_build_object('κ', i % 17) AS j
+FROM generate_series(1, 20000) i;
+ANALYZE enc_t;
+-- LATIN1 has no Greek letters: a send function would fail to convert them
+SET client_encoding = 'LATIN1';
+SET max_parallel_workers_per_gather = 2;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET enable_sort = off;
+EXPLAIN (COSTS OFF) SELECT g, count_distinct(e), count_distinct(r) FROM enc_t GROUP BY g;
+SELECT count(*) AS groups,
+       count(*) FILTER (WHERE (a.*) IS DISTINCT FROM (b.*)) AS differ
+FROM (SELECT g, count_distinct(e) e, count_distinct(r) r, count_distinct(a) a,
+             count_distinct(j) j, count_distinct(ROW(s, e)) x
+      FROM enc_t GROUP BY g) a
+FULL JOIN (SELECT g, count(DISTINCT e) e, count(DISTINCT r) r, count(DISTINCT a) a,
+                  count(DISTINCT j) j, count(DISTINCT ROW(s, e)) x
+           FROM enc_t GROUP BY g) b USING (g);
+-- one group, combined from the workers, and the values themselves
+SELECT array_agg_distinct(e) = (SELECT array_agg(DISTINCT e ORDER BY e) FROM enc_t) AS same_enums,
+       array_agg_distinct(a) = (SELECT array_agg(DISTINCT a ORDER BY a) FROM enc_t) AS same_arrays,
+       count_distinct(j) = (SELECT count(DISTINCT j) FROM enc_t) AS same_jsonb
+FROM enc_t;
+RESET ALL;
+\c :orig_db
+DROP DATABASE cd_encoding;
