@@ -29,7 +29,7 @@ SELECT x % 4 + 1,
        (x * 7) % 613 - 300,
        ((x * 13) % 997)::int8 * 1000000007 - 500000000000,
        CASE x % 50 WHEN 0 THEN '-0' WHEN 1 THEN '0' WHEN 2 THEN 'NaN'
-                   WHEN 3 THEN '-Infinity' ELSE ((x * 3) % 2111) / 4.0 - 20 END,
+                   WHEN 3 THEN '-Infinity' ELSE (((x * 3) % 2111) / 4.0 - 20)::float8 END,
        date '2020-01-01' + (x * 11) % 1999,
        CASE WHEN x % 17 = 0 THEN '' ELSE md5(((x * 5) % 1601)::text) END,
        md5(((x * 3) % 1301)::text)::uuid,

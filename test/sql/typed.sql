@@ -7,7 +7,7 @@ SET jit = off;
 -- Without Citus, the extension has only the polymorphic aggregates.
 SELECT p.oid::regprocedure AS aggregate
 FROM pg_proc p JOIN pg_aggregate a ON a.aggfnoid = p.oid
-WHERE p.proname LIKE '%distinct%' ORDER BY 1::text;
+WHERE p.proname LIKE '%distinct%' ORDER BY p.oid::regprocedure::text COLLATE "C";
 
 -- resolves_to(EXPR): the aggregate EXPR calls and its result type, or the error
 CREATE FUNCTION pg_temp.resolves_to(expr text) RETURNS text LANGUAGE plpgsql AS $$
