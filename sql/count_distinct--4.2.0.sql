@@ -429,12 +429,6 @@ BEGIN
 END
 $fn$;
 
-/*
- * Installed with the extension where Citus is: see count_distinct_declare_type
- * for why not everywhere.
- */
-SELECT count_distinct_declare_builtin_types()
-WHERE EXISTS (SELECT FROM pg_extension WHERE extname = 'citus');
 
 /* ------------------------------------------------------------------------
  * distinct_set: a stored, exact set of values of one element type (see the
@@ -783,3 +777,11 @@ BEGIN
     END IF;
 END
 $$;
+
+/*
+ * Installed with the extension where Citus is: see count_distinct_declare_type
+ * for why not everywhere.  Last, so that every polymorphic aggregate above
+ * (distinct_set_agg too) gets its typed overloads.
+ */
+SELECT count_distinct_declare_builtin_types()
+WHERE EXISTS (SELECT FROM pg_extension WHERE extname = 'citus');

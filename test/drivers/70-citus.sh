@@ -14,7 +14,10 @@
 #   - an enum and citext after count_distinct_declare_type() on the
 #     coordinator (whose OIDs differ between the nodes);
 #   - a type without a typed overload (a composite type): not pushed down,
-#     rows are gathered on the coordinator, still exact.
+#     rows are gathered on the coordinator, still exact;
+#   - stored sets: distinct_set_agg, and a distributed table of stored sets
+#     rolled up with distinct_set_union_agg / distinct_set_intersect_agg
+#     (pushed down, combined on the coordinator).
 #
 #   CD_CITUS_SRC=path/to/citus-src-COMMIT.tar.xz bash test/drivers/70-citus.sh
 #   bash test/drivers/70-citus.sh path/to/citus-src-COMMIT.tar.xz
@@ -328,5 +331,51 @@ check "count_distinct(pair), declared" "count_distinct(p)" "count(DISTINCT p)"
 out=$(node 0 -c "SELECT count(*) FILTER (WHERE cd IS DISTINCT FROM nat) FROM (
     SELECT id % 1 AS z, id, count_distinct(v) cd, count(DISTINCT v) nat FROM t WHERE id <= 5000 GROUP BY id) s" 2>&1)
 if [ "$out" = 0 ]; then ok "GROUP BY id (distribution column): equal to native"; else bad "GROUP BY id: $out"; fi
+
+# --- stored sets: distinct_set_agg, and a distributed table of sets rolled up
+# by group (distinct_set_union_agg pushed down, combined on the coordinator)
+check "distinct_set_agg(int4)" "cardinality(distinct_set_agg(v))" "count(DISTINCT v)"
+check "distinct_set_agg(text)" "distinct_set_to_array(distinct_set_agg(s), NULL::text)" \
+    "coalesce(array_agg(DISTINCT s ORDER BY s) FILTER (WHERE s IS NOT NULL), '{}')"
+node 0 >/dev/null <<SQL || bad "creating the table of stored sets failed"
+CREATE TABLE st (id bigint, g int, day int, users distinct_set, names distinct_set);
+SELECT create_distributed_table('st', 'id');
+INSERT INTO st
+SELECT g * 10 + id % 7, g, id % 7, distinct_set_agg(v), distinct_set_agg(s)
+FROM t GROUP BY g, id % 7;
+ANALYZE st;
+SQL
+for col in users:v names:s; do
+    sc=${col%%:*} tc=${col#*:}
+    out=$(node 0 -c "SELECT count(*) || ',' || count(*) FILTER (WHERE o IS DISTINCT FROM n)
+        FROM (SELECT g, cardinality(distinct_set_union_agg($sc)) AS o FROM st GROUP BY g) a
+        JOIN (SELECT g, count(DISTINCT $tc) AS n FROM t GROUP BY g) b USING (g)" 2>&1)
+    if [ "$out" = "100,0" ]; then
+        ok "distinct_set_union_agg($sc) of stored sets, GROUP BY g: 100 groups equal to native"
+    else
+        bad "distinct_set_union_agg($sc), GROUP BY g: groups,differing = $out"
+    fi
+    out=$(node 0 -c "SELECT (SELECT cardinality(distinct_set_union_agg($sc)) FROM st)
+                          = (SELECT count(DISTINCT $tc) FROM t)" 2>&1)
+    if [ "$out" = t ]; then ok "distinct_set_union_agg($sc), all stored sets: equal to native"
+    else bad "distinct_set_union_agg($sc), all stored sets: $out"; fi
+    plan=$(node 0 -c "EXPLAIN (VERBOSE, COSTS OFF) SELECT g, distinct_set_union_agg($sc) FROM st GROUP BY g" 2>&1)
+    if echo "$plan" | grep -q "worker_binary_partial_agg" && echo "$plan" | grep -q "coord_binary_combine_agg"; then
+        ok "distinct_set_union_agg($sc): EXPLAIN VERBOSE shows worker_binary_partial_agg / coord_binary_combine_agg"
+    else
+        bad "distinct_set_union_agg($sc): not pushed down:"; echo "$plan" | head -30
+    fi
+done
+# intersection: the values present on all 7 days of a group
+out=$(node 0 -c "SELECT count(*) || ',' || count(*) FILTER (WHERE o IS DISTINCT FROM coalesce(n, 0))
+    FROM (SELECT g, cardinality(distinct_set_intersect_agg(users)) AS o FROM st GROUP BY g) a
+    LEFT JOIN (SELECT g, count(*) AS n FROM (
+            SELECT g, v FROM t WHERE v IS NOT NULL GROUP BY g, v
+            HAVING count(DISTINCT id % 7) = 7) x GROUP BY g) b USING (g)" 2>&1)
+if [ "$out" = "100,0" ]; then
+    ok "distinct_set_intersect_agg of stored sets, GROUP BY g: 100 groups equal to native"
+else
+    bad "distinct_set_intersect_agg, GROUP BY g: groups,differing = $out"
+fi
 
 finish
