@@ -21,6 +21,7 @@
 #include "utils/lsyscache.h"
 
 #include "dset.h"
+#include "keypack.h"
 #include "errors.h"
 #include "value_io.h"
 
@@ -46,56 +47,15 @@ format_encoding(const CDKeyType *kt)
 	pg_unreachable();
 }
 
-/* LEB128 */
-static inline Size
-varint_size(uint64 v)
-{
-	Size		size = 1;
-
-	while (v >= 0x80)
-	{
-		v >>= 7;
-		size++;
-	}
-	return size;
-}
-
-static void
-send_varint(StringInfo buf, uint64 v)
-{
-	while (v >= 0x80)
-	{
-		appendStringInfoChar(buf, (char) (0x80 | (v & 0x7F)));
-		v >>= 7;
-	}
-	appendStringInfoChar(buf, (char) v);
-}
-
+/* a run's count or length (LEB128: keypack.h) */
 static uint64
 recv_varint(StringInfo buf)
 {
-	uint64		v = 0;
-	int			shift = 0;
+	uint64		v;
 
-	for (;;)
-	{
-		uint8		c;
-
-		if (buf->cursor >= buf->len || shift > 63)
-			dset_invalid("A number is malformed.");
-		c = (uint8) buf->data[buf->cursor++];
-		if (shift == 63 && c > 1)
-			dset_invalid("A number is malformed.");
-		v |= (uint64) (c & 0x7F) << shift;
-		if ((c & 0x80) == 0)
-		{
-			/* shortest form: no needless zero groups */
-			if (c == 0 && shift > 0)
-				dset_invalid("A number is malformed.");
-			return v;
-		}
-		shift += 7;
-	}
+	if (!cd_recv_varint(buf, 64, &v))
+		dset_invalid("A number is malformed.");
+	return v;
 }
 
 /*
@@ -113,8 +73,8 @@ recv_varint(StringInfo buf)
 			\
 			while (i + len < n && (uint64) x[i + len] == start + len) \
 				len++; \
-			size += nruns == 0 ? k->width : varint_size(start - prevend - 2); \
-			size += varint_size(len - 1); \
+			size += nruns == 0 ? k->width : cd_varint_size(start - prevend - 2); \
+			size += cd_varint_size(len - 1); \
 			prevend = start + len - 1; \
 			nruns++; \
 			i += len; \
@@ -145,7 +105,7 @@ runs_size(const DSKeys *k, Size limit)
 			RUNS_SIZE(uint64);
 			break;
 	}
-	return size + varint_size(nruns);
+	return size + cd_varint_size(nruns);
 }
 
 static void
@@ -165,7 +125,7 @@ pack_runs(StringInfo buf, const DSKeys *k)
 		nruns++;
 		i += len;
 	}
-	send_varint(buf, nruns);
+	cd_send_varint(buf, nruns);
 	i = 0;
 	nruns = 0;
 	while (i < k->n)
@@ -182,8 +142,8 @@ pack_runs(StringInfo buf, const DSKeys *k)
 				appendStringInfoChar(buf, (char) (start >> (8 * j)));
 		}
 		else
-			send_varint(buf, start - prevend - 2);
-		send_varint(buf, len - 1);
+			cd_send_varint(buf, start - prevend - 2);
+		cd_send_varint(buf, len - 1);
 		prevend = start + len - 1;
 		nruns++;
 		i += len;

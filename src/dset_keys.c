@@ -342,35 +342,21 @@ too_large_to_decode(uint32 n)
 static uint64
 decoded_bytes_size(StringInfo buf, uint32 n)
 {
-	const uint8 *p = (const uint8 *) buf->data + buf->cursor;
-	const uint8 *end = (const uint8 *) buf->data + buf->len;
+	StringInfoData view = *buf;	/* reads ahead, leaving buf's cursor */
 	uint64		total = 0;
 	uint32		i;
 
 	for (i = 0; i < n; i++)
 	{
-		uint64		len[2];
-		int			j;
+		uint64		shared;
+		uint64		rest;
 
-		for (j = 0; j < 2; j++)
-		{
-			int			shift = 0;
-
-			len[j] = 0;
-			for (;;)
-			{
-				if (p >= end || shift > 28)
-					return PG_UINT64_MAX;
-				len[j] |= (uint64) (*p & 0x7F) << shift;
-				if ((*p++ & 0x80) == 0)
-					break;
-				shift += 7;
-			}
-		}
-		if ((uint64) (end - p) < len[1])
+		if (!cd_recv_varint(&view, 35, &shared) ||
+			!cd_recv_varint(&view, 35, &rest) ||
+			rest > (uint64) (view.len - view.cursor))
 			return PG_UINT64_MAX;
-		p += len[1];
-		total += len[0] + len[1];
+		view.cursor += (int) rest;
+		total += shared + rest;
 		if (total > DSET_MAX_DECODED)
 			return total;
 	}

@@ -282,54 +282,15 @@ cd_unpack_fixed(StringInfo buf, const CDKeyType *kt, uint32 n, CDKeyWriter *w)
 	buf->cursor = (const char *) p - buf->data;
 }
 
-/* LEB128 */
-static inline Size
-varint_size(Size v)
-{
-	Size		size = 1;
-
-	while (v >= 0x80)
-	{
-		v >>= 7;
-		size++;
-	}
-	return size;
-}
-
-static inline void
-send_varint(StringInfo buf, Size v)
-{
-	while (v >= 0x80)
-	{
-		appendStringInfoCharMacro(buf, (char) (0x80 | (v & 0x7F)));
-		v >>= 7;
-	}
-	appendStringInfoCharMacro(buf, (char) v);
-}
-
+/* a byte key's lengths: below 2^35 (keys are below 1 GB) */
 static Size
-recv_varint(StringInfo buf)
+recv_length(StringInfo buf)
 {
-	Size		v = 0;
-	int			shift = 0;
+	uint64		v;
 
-	for (;;)
-	{
-		uint8		c;
-
-		if (buf->cursor >= buf->len || shift > 28)
-			cd_invalid_state("A length is malformed.");
-		c = (uint8) buf->data[buf->cursor++];
-		v |= (Size) (c & 0x7F) << shift;
-		if ((c & 0x80) == 0)
-		{
-			/* canonical: no needless zero groups */
-			if (c == 0 && shift > 0)
-				cd_invalid_state("A length is malformed.");
-			return v;
-		}
-		shift += 7;
-	}
+	if (!cd_recv_varint(buf, 35, &v))
+		cd_invalid_state("A length is malformed.");
+	return (Size) v;
 }
 
 static inline Size
@@ -356,7 +317,7 @@ cd_pack_bytes_size(CDKeyReader *r)
 	{
 		Size		shared = prev ? common_prefix(prev, prevlen, key, len) : 0;
 
-		size += varint_size(shared) + varint_size(len - shared) + len - shared;
+		size += cd_varint_size(shared) + cd_varint_size(len - shared) + len - shared;
 		prev = key;
 		prevlen = len;
 	}
@@ -375,8 +336,8 @@ cd_pack_bytes(StringInfo buf, CDKeyReader *r)
 	{
 		Size		shared = prev ? common_prefix(prev, prevlen, key, len) : 0;
 
-		send_varint(buf, shared);
-		send_varint(buf, len - shared);
+		cd_send_varint(buf, shared);
+		cd_send_varint(buf, len - shared);
 		appendBinaryStringInfo(buf, key + shared, (int) (len - shared));
 		prev = key;
 		prevlen = len;
@@ -392,8 +353,8 @@ cd_unpack_bytes(StringInfo buf, const CDKeyType *kt, uint32 n, CDKeyWriter *w)
 	initStringInfo(&key);
 	for (i = 0; i < n; i++)
 	{
-		Size		shared = recv_varint(buf);
-		Size		rest = recv_varint(buf);
+		Size		shared = recv_length(buf);
+		Size		rest = recv_length(buf);
 		const char *bytes;
 
 		if (shared > (Size) key.len || (i == 0 && shared > 0))

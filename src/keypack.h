@@ -36,6 +36,65 @@
 #define CD_PACK_BLOCK	CD_KEY_BATCH
 
 /*
+ * LEB128 varints, as the byte-key form writes lengths (and stored sets their
+ * run lengths): 7 bits a byte, least significant first, high bit set on all
+ * but the last byte; canonical (the shortest form).
+ */
+static inline Size
+cd_varint_size(uint64 v)
+{
+	Size		size = 1;
+
+	while (v >= 0x80)
+	{
+		v >>= 7;
+		size++;
+	}
+	return size;
+}
+
+static inline void
+cd_send_varint(StringInfo buf, uint64 v)
+{
+	while (v >= 0x80)
+	{
+		appendStringInfoCharMacro(buf, (char) (0x80 | (v & 0x7F)));
+		v >>= 7;
+	}
+	appendStringInfoCharMacro(buf, (char) v);
+}
+
+/*
+ * Read a varint of at most maxbits bits (up to 64) at buf's cursor into *v;
+ * false (the cursor then undefined) if it runs past the end, has more bits
+ * or is not in the shortest form.
+ */
+static inline bool
+cd_recv_varint(StringInfo buf, int maxbits, uint64 *v)
+{
+	uint64		r = 0;
+	int			shift = 0;
+
+	for (;;)
+	{
+		uint8		c;
+
+		if (buf->cursor >= buf->len || shift >= maxbits)
+			return false;
+		c = (uint8) buf->data[buf->cursor++];
+		if (maxbits - shift < 7 && ((c & 0x7F) >> (maxbits - shift)) != 0)
+			return false;
+		r |= (uint64) (c & 0x7F) << shift;
+		if ((c & 0x80) == 0)
+		{
+			*v = r;
+			return !(c == 0 && shift > 0);
+		}
+		shift += 7;
+	}
+}
+
+/*
  * Bytes that cd_pack_fixed / cd_pack_bytes will write for the keys of r
  * (cd_pack_fixed_size stops counting once past limit).  Both read r to its
  * end.
