@@ -379,6 +379,29 @@ read_key(const uint8 *p, int width)
 	return k;
 }
 
+/*
+ * The gap (minus one) of b bits at bit *bitpos of a block's gaps (least
+ * significant bit first), read bit field by bit field, within the bytes the
+ * gaps take; advances *bitpos.
+ */
+static inline uint64
+read_gap(const uint8 *gaps, Size *bitpos, int b)
+{
+	uint64		v = 0;
+	int			got = 0;
+
+	while (got < b)
+	{
+		int			off = *bitpos & 7;
+		int			take = Min(8 - off, b - got);
+
+		v |= (uint64) ((gaps[*bitpos >> 3] >> off) & ((1 << take) - 1)) << got;
+		got += take;
+		*bitpos += take;
+	}
+	return v;
+}
+
 /* in the blocks layout: the first key of each block, then one block's gaps */
 static bool
 blocks_contain(const uint8 *p, const uint8 *end, int width, uint32 n,
@@ -433,21 +456,7 @@ blocks_contain(const uint8 *p, const uint8 *end, int width, uint32 n,
 	/* the last block whose first key is <= key: its gaps, b bits each */
 	k = first;
 	for (i = 1; i < m && k < key; i++)
-	{
-		uint64		v = 0;
-		int			got = 0;
-
-		while (got < b)
-		{
-			int			off = bitpos & 7;
-			int			take = Min(8 - off, b - got);
-
-			v |= (uint64) ((gaps[bitpos >> 3] >> off) & ((1 << take) - 1)) << got;
-			got += take;
-			bitpos += take;
-		}
-		k += v + 1;
-	}
+		k += read_gap(gaps, &bitpos, b) + 1;
 	return k == key;
 }
 
@@ -563,19 +572,7 @@ block_keys(const uint8 *gaps, const uint8 *end, int b, uint32 m, uint64 first,
 	}
 	for (i = 1; i < m; i++)
 	{
-		uint64		v = 0;
-		int			got = 0;
-
-		while (got < b)
-		{
-			int			off = bitpos & 7;
-			int			take = Min(8 - off, b - got);
-
-			v |= (uint64) ((gaps[bitpos >> 3] >> off) & ((1 << take) - 1)) << got;
-			got += take;
-			bitpos += take;
-		}
-		k += v + 1;
+		k += read_gap(gaps, &bitpos, b) + 1;
 		fn(k, arg);
 	}
 }
