@@ -540,11 +540,21 @@ CREATE OR REPLACE FUNCTION distinct_set_from_bytes(bytea)
     AS 'MODULE_PATHNAME', 'distinct_set_from_bytes'
     LANGUAGE C STABLE STRICT PARALLEL SAFE;
 
-/* read */
+/*
+ * read; the support function plans cardinality(distinct_set_union_agg(s))
+ * and cardinality(distinct_set_intersect_agg(s)) as the counting aggregates
+ * below, which skip encoding the set
+ */
+CREATE OR REPLACE FUNCTION distinct_set_cardinality_support(internal)
+    RETURNS internal
+    AS 'MODULE_PATHNAME', 'distinct_set_cardinality_support'
+    LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
 CREATE OR REPLACE FUNCTION cardinality(distinct_set)
     RETURNS bigint
     AS 'MODULE_PATHNAME', 'distinct_set_cardinality'
-    LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+    LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+    SUPPORT distinct_set_cardinality_support;
 
 CREATE OR REPLACE FUNCTION distinct_set_to_array(distinct_set, anyelement)
     RETURNS anyarray
@@ -613,6 +623,16 @@ CREATE OR REPLACE FUNCTION distinct_set_agg_serial(internal)
     AS 'MODULE_PATHNAME', 'distinct_set_agg_serial'
     LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
+CREATE OR REPLACE FUNCTION distinct_set_union_count_final(internal)
+    RETURNS bigint
+    AS 'MODULE_PATHNAME', 'distinct_set_union_count_final'
+    LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION distinct_set_intersect_count_final(internal)
+    RETURNS bigint
+    AS 'MODULE_PATHNAME', 'distinct_set_intersect_count_final'
+    LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
 CREATE OR REPLACE FUNCTION distinct_set_union_deserial(bytea, internal)
     RETURNS internal
     AS 'MODULE_PATHNAME', 'distinct_set_union_deserial'
@@ -660,6 +680,31 @@ CREATE OR REPLACE AGGREGATE distinct_set_intersect_agg(distinct_set) (
     STYPE = internal,
     SSPACE = 400,
     FINALFUNC = distinct_set_intersect_final,
+    FINALFUNC_MODIFY = READ_ONLY,
+    COMBINEFUNC = distinct_set_intersect_combine,
+    SERIALFUNC = distinct_set_agg_serial,
+    DESERIALFUNC = distinct_set_intersect_deserial,
+    PARALLEL = SAFE
+);
+
+/* the number of values of the union / intersection, without building it */
+CREATE OR REPLACE AGGREGATE distinct_set_union_cardinality_agg(distinct_set) (
+    SFUNC = distinct_set_union_append,
+    STYPE = internal,
+    SSPACE = 400,
+    FINALFUNC = distinct_set_union_count_final,
+    FINALFUNC_MODIFY = READ_ONLY,
+    COMBINEFUNC = distinct_set_union_combine,
+    SERIALFUNC = distinct_set_agg_serial,
+    DESERIALFUNC = distinct_set_union_deserial,
+    PARALLEL = SAFE
+);
+
+CREATE OR REPLACE AGGREGATE distinct_set_intersect_cardinality_agg(distinct_set) (
+    SFUNC = distinct_set_intersect_append,
+    STYPE = internal,
+    SSPACE = 400,
+    FINALFUNC = distinct_set_intersect_count_final,
     FINALFUNC_MODIFY = READ_ONLY,
     COMBINEFUNC = distinct_set_intersect_combine,
     SERIALFUNC = distinct_set_agg_serial,

@@ -220,12 +220,13 @@ extern bool dset_contains(FunctionCallInfo fcinfo, const bytea *ds,
 /*
  * Fixed-width keys read in place, without checking that they are canonical
  * (for stored values, which went through dset_encode or binary input): the
- * first and last key (n > 0), and each key in order.
+ * first and last key (n > 0), and all keys in order, handed to fn up to
+ * DSET_BLOCK at a time.
  */
-typedef void (*DSKeyFn) (uint64 key, void *arg);
+typedef void (*DSKeysFn) (const uint64 *keys, uint32 n, void *arg);
 extern void dset_key_range(const bytea *ds, const DSHeader *h, uint64 *first,
 						   uint64 *last);
-extern void dset_foreach_key(const bytea *ds, const DSHeader *h, DSKeyFn fn,
+extern void dset_foreach_key(const bytea *ds, const DSHeader *h, DSKeysFn fn,
 							 void *arg);
 /*
  * Decode a stored set (ERROR 22P03 on anything that is not exactly what

@@ -539,19 +539,19 @@ contains_key(FunctionCallInfo fcinfo, const bytea *ds, DSHeader *h, Datum value)
  * a distinct_set.
  */
 /*
- * The n keys of a block whose first key is first and whose m - 1 gaps are
- * packed b bits each at gaps (inside the value, end its end), in order.
+ * The m keys of a block whose first key is first and whose m - 1 gaps are
+ * packed b bits each at gaps (inside the value, end its end), into keys.
  */
 static inline void
 block_keys(const uint8 *gaps, const uint8 *end, int b, uint32 m, uint64 first,
-		   DSKeyFn fn, void *arg)
+		   uint64 *keys)
 {
 	Size		nbits = (Size) (m - 1) * b;
 	Size		bitpos = 0;
 	uint64		k = first;
 	uint32		i;
 
-	fn(k, arg);
+	keys[0] = k;
 	if (b > 0 && b <= 56 && (Size) (end - gaps) >= (nbits + 7) / 8 + 8)
 	{
 		/* each gap with one 8-byte load from its first byte (in bounds) */
@@ -566,14 +566,14 @@ block_keys(const uint8 *gaps, const uint8 *end, int b, uint32 m, uint64 first,
 			word = pg_bswap64(word);
 #endif
 			k += ((word >> (bitpos & 7)) & mask) + 1;
-			fn(k, arg);
+			keys[i] = k;
 		}
 		return;
 	}
 	for (i = 1; i < m; i++)
 	{
 		k += read_gap(gaps, &bitpos, b) + 1;
-		fn(k, arg);
+		keys[i] = k;
 	}
 }
 
@@ -602,12 +602,6 @@ next_block(const uint8 *p, const uint8 *end, int width, uint32 m,
 		p += bytes;
 	}
 	return p;
-}
-
-static void
-remember_key(uint64 key, void *arg)
-{
-	*(uint64 *) arg = key;
 }
 
 void
@@ -657,6 +651,7 @@ dset_key_range(const bytea *ds, const DSHeader *h, uint64 *first,
 		int			b = 0;
 		const uint8 *gaps = NULL;
 		uint32		m = 0;
+		uint64		keys[DSET_BLOCK];
 
 		for (start = 0; start < h->n; start += DSET_BLOCK)
 		{
@@ -665,13 +660,16 @@ dset_key_range(const bytea *ds, const DSHeader *h, uint64 *first,
 			if (start == 0)
 				*first = bfirst;
 		}
-		block_keys(gaps, end, b, m, bfirst, remember_key, last);
+		block_keys(gaps, end, b, m, bfirst, keys);
+		*last = keys[m - 1];
 	}
 }
 
 void
-dset_foreach_key(const bytea *ds, const DSHeader *h, DSKeyFn fn, void *arg)
+dset_foreach_key(const bytea *ds, const DSHeader *h, DSKeysFn fn, void *arg)
 {
+	uint64		keys[DSET_BLOCK];
+
 	const uint8 *p = (const uint8 *) VARDATA_ANY(ds) + h->start;
 	const uint8 *end = (const uint8 *) VARDATA_ANY(ds) + VARSIZE_ANY_EXHDR(ds);
 	int			width = h->kt->width;
@@ -709,8 +707,14 @@ dset_foreach_key(const bytea *ds, const DSHeader *h, DSKeyFn fn, void *arg)
 			if (len >= left)
 				dset_invalid("The runs hold more keys than the value.");
 			left -= len + 1;
-			for (j = 0; j <= len; j++)
-				fn(start + j, arg);
+			for (j = 0; j <= len;)
+			{
+				uint32		m = 0;
+
+				while (m < DSET_BLOCK && j <= len)
+					keys[m++] = start + j++;
+				fn(keys, m, arg);
+			}
 			CHECK_FOR_INTERRUPTS();
 		}
 	}
@@ -726,7 +730,8 @@ dset_foreach_key(const bytea *ds, const DSHeader *h, DSKeyFn fn, void *arg)
 			const uint8 *gaps;
 
 			p = next_block(p, end, width, m, &bfirst, &b, &gaps);
-			block_keys(gaps, end, b, m, bfirst, fn, arg);
+			block_keys(gaps, end, b, m, bfirst, keys);
+			fn(keys, m, arg);
 			if ((start & 0xFFFF) == 0)
 				CHECK_FOR_INTERRUPTS();
 		}

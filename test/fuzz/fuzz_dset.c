@@ -135,15 +135,20 @@ typedef struct InPlace
 } InPlace;
 
 static void
-count_key(uint64 key, void *arg)
+count_keys(const uint64 *keys, uint32 m, void *arg)
 {
 	InPlace    *ip = (InPlace *) arg;
 
 	if (ip->seen == 0)
 		ip->same = true;
-	if (ip->expect != NULL && (ip->seen >= ip->n || ip->expect[ip->seen] != key))
+	if (m == 0 || m > DSET_BLOCK)
 		ip->same = false;
-	ip->seen++;
+	for (uint32 j = 0; j < m; j++)
+	{
+		if (ip->expect != NULL && (ip->seen >= ip->n || ip->expect[ip->seen] != keys[j]))
+			ip->same = false;
+		ip->seen++;
+	}
 }
 
 int			LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -214,7 +219,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			InPlace		ip = {0};
 
 			dset_key_range(ds, &h, &first, &last);
-			dset_foreach_key(ds, &h, count_key, &ip);
+			dset_foreach_key(ds, &h, count_keys, &ip);
 		}
 	}
 	flinfo.fn_extra = NULL;
@@ -263,7 +268,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		CHECK(first == av[0] && last == av[n - 1], "dset_key_range");
 		ip.expect = av;
 		ip.n = n;
-		dset_foreach_key(ds, &h, count_key, &ip);
+		dset_foreach_key(ds, &h, count_keys, &ip);
 		CHECK(ip.seen == n && ip.same, "dset_foreach_key");
 	}
 

@@ -138,6 +138,25 @@ BEGIN
         INTO failed;
     RETURN NEXT;
 
+    chk := 'cardinality(union_agg), cardinality(intersect_agg) = COUNT(DISTINCT)';
+    EXECUTE format($q$SELECT count(*) FROM
+        (SELECT g %% 2 AS k, cardinality(distinct_set_union_agg(s)) AS u,
+                cardinality(distinct_set_union_agg(s) FILTER (WHERE g <> 3)) AS uf,
+                cardinality(distinct_set_intersect_agg(s)) AS i
+         FROM ds_sets GROUP BY 1) a JOIN
+        (SELECT g %% 2 AS k, count(DISTINCT %1$I) AS u,
+                count(DISTINCT %1$I) FILTER (WHERE g <> 3) AS uf
+         FROM ds_t GROUP BY 1) n USING (k) LEFT JOIN
+        (SELECT k, count(*) AS i
+         FROM (SELECT g %% 2 AS k, %1$I, count(DISTINCT g) AS ng FROM ds_t
+               WHERE %1$I IS NOT NULL GROUP BY 1, 2) x
+         JOIN (SELECT g %% 2 AS k, count(*) AS nsets FROM ds_sets
+               WHERE s IS NOT NULL GROUP BY 1) y USING (k)
+         WHERE ng = nsets GROUP BY k) i USING (k)
+        WHERE a.u <> n.u OR a.uf IS DISTINCT FROM n.uf OR a.i IS DISTINCT FROM coalesce(i.i, 0)$q$, c)
+        INTO failed;
+    RETURN NEXT;
+
     chk := 'intersect_agg = INTERSECT';
     EXECUTE format($q$SELECT count(*) FROM
         (SELECT distinct_set_intersect_agg(s) AS s FROM ds_sets WHERE g <= 4) a
@@ -281,6 +300,55 @@ RESET max_parallel_workers_per_gather;
 RESET parallel_setup_cost;
 RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;
+
+-- cardinality(distinct_set_union_agg(s)) and cardinality(distinct_set_intersect_agg(s))
+-- are planned as counting aggregates that do not build the set: plain,
+-- grouped, parallel, with FILTER, DISTINCT and ORDER BY, and over windows
+SET max_parallel_workers_per_gather = 2;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+EXPLAIN (VERBOSE, COSTS OFF)
+SELECT cardinality(distinct_set_union_agg(s)), cardinality(distinct_set_intersect_agg(s)) FROM ds_par_sets;
+SELECT cardinality(distinct_set_union_agg(s)) = (SELECT count(DISTINCT v) FROM ds_par) AS union_ok,
+       cardinality(distinct_set_intersect_agg(s)) =
+           (SELECT count(*) FROM (SELECT v FROM ds_par GROUP BY v HAVING count(DISTINCT g) = 1000) x) AS intersect_ok
+FROM ds_par_sets;
+SELECT count(*) AS groups, count(*) FILTER (WHERE a.n <> b.n OR a.nf <> b.nf OR a.nd <> b.n OR a.no <> b.n) AS failed
+FROM (SELECT g % 7 AS k, cardinality(distinct_set_union_agg(s)) AS n,
+             cardinality(distinct_set_union_agg(s) FILTER (WHERE g % 3 = 0)) AS nf,
+             cardinality(distinct_set_union_agg(DISTINCT s)) AS nd,
+             cardinality(distinct_set_union_agg(s ORDER BY g DESC)) AS no
+      FROM ds_par_sets GROUP BY 1) a
+JOIN (SELECT g % 7 AS k, count(DISTINCT v) AS n, count(DISTINCT v) FILTER (WHERE g % 3 = 0) AS nf
+      FROM ds_par GROUP BY 1) b USING (k);
+RESET max_parallel_workers_per_gather;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+-- in HAVING, and with the set itself in the same query (one transition state)
+SELECT g % 3 AS k, cardinality(distinct_set_union_agg(s)) AS n,
+       cardinality(distinct_set_union_agg(s)) = cardinality(distinct_set_to_array(distinct_set_union_agg(s), 0)) AS same
+FROM ds_par_sets GROUP BY 1 HAVING cardinality(distinct_set_union_agg(s)) > 0 ORDER BY 1;
+-- not rewritten: a set that is not an aggregate's, an aggregate of another schema
+EXPLAIN (VERBOSE, COSTS OFF) SELECT cardinality(s) FROM ds_par_sets;
+CREATE SCHEMA ds_other;
+CREATE AGGREGATE ds_other.distinct_set_union_agg(distinct_set) (
+    SFUNC = distinct_set_union, STYPE = distinct_set);
+EXPLAIN (VERBOSE, COSTS OFF) SELECT cardinality(ds_other.distinct_set_union_agg(s)) FROM ds_par_sets;
+SELECT cardinality(ds_other.distinct_set_union_agg(s)) = (SELECT count(DISTINCT v) FROM ds_par) FROM ds_par_sets;
+DROP SCHEMA ds_other CASCADE;
+-- window frames, sliding and running
+SELECT count(*) AS frames, count(*) FILTER (WHERE n IS DISTINCT FROM r OR i IS DISTINCT FROM ri OR c IS DISTINCT FROM rc) AS failed
+FROM (SELECT cardinality(distinct_set_union_agg(s) OVER w) AS n,
+             cardinality(distinct_set_intersect_agg(s) OVER w) AS i,
+             cardinality(distinct_set_union_agg(s) OVER (ORDER BY g)) AS c,
+             (SELECT count(DISTINCT v) FROM ds_par p WHERE p.g BETWEEN q.g - 2 AND q.g) AS r,
+             (SELECT count(*) FROM (SELECT v FROM ds_par p WHERE p.g BETWEEN q.g - 2 AND q.g
+                  GROUP BY v HAVING count(DISTINCT p.g) = least(q.g + 1, 3)) x) AS ri,
+             (SELECT count(DISTINCT v) FROM ds_par p WHERE p.g <= q.g) AS rc
+      FROM (SELECT g, s FROM ds_par_sets WHERE g < 40) q
+      WINDOW w AS (ORDER BY g ROWS BETWEEN 2 PRECEDING AND CURRENT ROW)) z;
 
 -- window frames: distinct_set_agg in moving-aggregate mode (count_distinct's
 -- state), union and intersection recomputed per frame
