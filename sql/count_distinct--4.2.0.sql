@@ -633,6 +633,27 @@ CREATE OR REPLACE FUNCTION distinct_set_intersect_count_final(internal)
     AS 'MODULE_PATHNAME', 'distinct_set_intersect_count_final'
     LANGUAGE C IMMUTABLE PARALLEL SAFE;
 
+/* sliding window frames: each key's number of the frame's sets (dset_agg.c) */
+CREATE OR REPLACE FUNCTION distinct_set_union_moving_append(internal, distinct_set)
+    RETURNS internal
+    AS 'MODULE_PATHNAME', 'distinct_set_union_moving_append'
+    LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION distinct_set_union_moving_remove(internal, distinct_set)
+    RETURNS internal
+    AS 'MODULE_PATHNAME', 'distinct_set_union_moving_remove'
+    LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION distinct_set_union_moving_final(internal)
+    RETURNS distinct_set
+    AS 'MODULE_PATHNAME', 'distinct_set_union_moving_final'
+    LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION distinct_set_union_moving_count_final(internal)
+    RETURNS bigint
+    AS 'MODULE_PATHNAME', 'distinct_set_union_moving_count_final'
+    LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
 CREATE OR REPLACE FUNCTION distinct_set_union_deserial(bytea, internal)
     RETURNS internal
     AS 'MODULE_PATHNAME', 'distinct_set_union_deserial'
@@ -672,6 +693,12 @@ CREATE OR REPLACE AGGREGATE distinct_set_union_agg(distinct_set) (
     COMBINEFUNC = distinct_set_union_combine,
     SERIALFUNC = distinct_set_agg_serial,
     DESERIALFUNC = distinct_set_union_deserial,
+    MSFUNC = distinct_set_union_moving_append,
+    MINVFUNC = distinct_set_union_moving_remove,
+    MSTYPE = internal,
+    MSSPACE = 400,
+    MFINALFUNC = distinct_set_union_moving_final,
+    MFINALFUNC_MODIFY = READ_ONLY,
     PARALLEL = SAFE
 );
 
@@ -697,6 +724,12 @@ CREATE OR REPLACE AGGREGATE distinct_set_union_cardinality_agg(distinct_set) (
     COMBINEFUNC = distinct_set_union_combine,
     SERIALFUNC = distinct_set_agg_serial,
     DESERIALFUNC = distinct_set_union_deserial,
+    MSFUNC = distinct_set_union_moving_append,
+    MINVFUNC = distinct_set_union_moving_remove,
+    MSTYPE = internal,
+    MSSPACE = 400,
+    MFINALFUNC = distinct_set_union_moving_count_final,
+    MFINALFUNC_MODIFY = READ_ONLY,
     PARALLEL = SAFE
 );
 

@@ -81,6 +81,39 @@ recv_varint(StringInfo buf)
 		} \
 	} while (0)
 
+/* the number of maximal runs of consecutive keys */
+#define COUNT_RUNS(T) \
+	do { \
+		const T    *x = (const T *) k->fixed; \
+		\
+		for (i = 1; i < k->n; i++) \
+			nruns += (uint64) x[i] != (uint64) x[i - 1] + 1; \
+	} while (0)
+
+static uint32
+count_runs(const DSKeys *k)
+{
+	uint32		nruns = k->n > 0;
+	uint32		i;
+
+	switch (k->width)
+	{
+		case 1:
+			COUNT_RUNS(uint8);
+			break;
+		case 2:
+			COUNT_RUNS(uint16);
+			break;
+		case 4:
+			COUNT_RUNS(uint32);
+			break;
+		default:
+			COUNT_RUNS(uint64);
+			break;
+	}
+	return nruns;
+}
+
 static Size
 runs_size(const DSKeys *k, Size limit)
 {
@@ -231,21 +264,24 @@ dset_encode(const CDKeyType *kt, const DSKeys *keys)
 				 errdetail("The set holds %u values, more than 1 GB of keys.", keys->n)));
 	/*
 	 * runs exactly when shorter than blocks: blocks take at least the first
-	 * key and a byte of each block (else pack them to know)
+	 * key and a byte of each block, runs at least the first key and two
+	 * bytes of each run (else pack the blocks to know)
 	 */
 	runs = false;
 	if (keys->width > 0 && keys->n > 0)
 	{
 		Size		nblocks = (keys->n + DSET_BLOCK - 1) / DSET_BLOCK;
 		Size		least = nblocks * keys->width + (keys->n > 1 ? nblocks - 1 : 0);
+		Size		least_runs = keys->width + 2 * (Size) count_runs(keys) - 1;
 
-		if (runs_size(keys, least) < least)
+		if (least_runs < least && runs_size(keys, least) < least)
 			runs = true;
 		else
 		{
 			initStringInfo(&blocks);
 			dsk_pack(&blocks, keys);
-			runs = runs_size(keys, blocks.len) < (Size) blocks.len;
+			runs = least_runs < (Size) blocks.len &&
+				runs_size(keys, blocks.len) < (Size) blocks.len;
 		}
 	}
 

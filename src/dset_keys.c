@@ -255,8 +255,30 @@ read_fixed(CDKeyReader *r, uint64 *dst, uint32 max)
 	uint32		n = (uint32) Min((Size) max, r->count - r->pos);
 	uint32		i;
 
-	for (i = 0; i < n; i++)
-		dst[i] = dsk_get(k, (uint32) r->pos + i);
+#define READ_KEYS(T) \
+	do { \
+		const T    *x = (const T *) k->fixed + r->pos; \
+		\
+		for (i = 0; i < n; i++) \
+			dst[i] = x[i]; \
+	} while (0)
+
+	switch (k->width)
+	{
+		case 1:
+			READ_KEYS(uint8);
+			break;
+		case 2:
+			READ_KEYS(uint16);
+			break;
+		case 4:
+			READ_KEYS(uint32);
+			break;
+		default:
+			READ_KEYS(uint64);
+			break;
+	}
+#undef READ_KEYS
 	r->pos += n;
 	return n;
 }

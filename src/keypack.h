@@ -29,6 +29,7 @@
 #include "postgres.h"
 
 #include "lib/stringinfo.h"
+#include "port/pg_bitutils.h"
 
 #include "key.h"
 #include "keystream.h"
@@ -43,14 +44,8 @@
 static inline Size
 cd_varint_size(uint64 v)
 {
-	Size		size = 1;
-
-	while (v >= 0x80)
-	{
-		v >>= 7;
-		size++;
-	}
-	return size;
+	/* 7 bits a byte: the bits of v (at least 1), rounded up */
+	return (Size) pg_leftmost_one_pos64(v | 1) / 7 + 1;
 }
 
 static inline void

@@ -368,6 +368,53 @@ FROM (SELECT d,
       FROM (SELECT g, g AS d, s FROM ds_par_sets WHERE g < 40) q
       WINDOW w AS (ORDER BY g ROWS BETWEEN 2 PRECEDING AND CURRENT ROW)) z;
 
+-- sliding frames of distinct_set_union_agg: a count per key of a dense range
+-- (sets enter and leave), or a plain union computed again per frame (a sparse
+-- set, byte keys, more than 255 sets in a frame); NULL and empty sets among
+-- them; against the raw rows
+CREATE TABLE ds_mv AS
+SELECT g, CASE WHEN g % 17 = 5 THEN NULL
+               WHEN g = 200 THEN 1000000000
+               ELSE (g * 37 + x * 101) % 1000 END AS v
+FROM generate_series(1, 400) g, generate_series(1, 40 + g % 90) x
+WHERE g % 23 <> 7;
+CREATE TABLE ds_mv_sets AS
+SELECT g.g, CASE WHEN g.g % 23 = 7 THEN 'integer:{}'::distinct_set
+                 ELSE (SELECT distinct_set_agg(v) FROM ds_mv m WHERE m.g = g.g) END AS s
+FROM generate_series(1, 400) g;
+SELECT w, count(*) AS frames,
+       count(*) FILTER (WHERE n IS DISTINCT FROM r OR u IS DISTINCT FROM ru) AS failed
+FROM (SELECT 'rows 6 preceding' AS w, g,
+             cardinality(distinct_set_union_agg(s) OVER (ORDER BY g ROWS 6 PRECEDING)) AS n,
+             distinct_set_union_agg(s) OVER (ORDER BY g ROWS 6 PRECEDING) AS u,
+             (SELECT count(DISTINCT v) FROM ds_mv m WHERE m.g BETWEEN q.g - 6 AND q.g) AS r,
+             (SELECT distinct_set_agg(v) FROM ds_mv m WHERE m.g BETWEEN q.g - 6 AND q.g) AS ru
+      FROM ds_mv_sets q
+      UNION ALL
+      SELECT '2 preceding, 2 following', g,
+             cardinality(distinct_set_union_agg(s) OVER (ORDER BY g ROWS BETWEEN 2 PRECEDING AND 2 FOLLOWING)),
+             distinct_set_union_agg(s) OVER (ORDER BY g ROWS BETWEEN 2 PRECEDING AND 2 FOLLOWING),
+             (SELECT count(DISTINCT v) FROM ds_mv m WHERE m.g BETWEEN q.g - 2 AND q.g + 2),
+             (SELECT distinct_set_agg(v) FROM ds_mv m WHERE m.g BETWEEN q.g - 2 AND q.g + 2)
+      FROM ds_mv_sets q
+      UNION ALL
+      SELECT 'rows 300 preceding', g,
+             cardinality(distinct_set_union_agg(s) OVER (ORDER BY g ROWS 300 PRECEDING)),
+             distinct_set_union_agg(s) OVER (ORDER BY g ROWS 300 PRECEDING),
+             (SELECT count(DISTINCT v) FROM ds_mv m WHERE m.g BETWEEN q.g - 300 AND q.g),
+             (SELECT distinct_set_agg(v) FROM ds_mv m WHERE m.g BETWEEN q.g - 300 AND q.g)
+      FROM ds_mv_sets q
+      UNION ALL
+      SELECT 'text, rows 3 preceding', g,
+             cardinality(distinct_set_union_agg(t) OVER (ORDER BY g ROWS 3 PRECEDING)),
+             NULL,
+             (SELECT count(DISTINCT v::text) FROM ds_mv m WHERE m.g BETWEEN q.g - 3 AND q.g),
+             NULL
+      FROM (SELECT g, (SELECT distinct_set_agg(v::text) FROM ds_mv m WHERE m.g = s.g) AS t
+            FROM ds_mv_sets s WHERE g <= 120) q) z
+GROUP BY w ORDER BY w;
+DROP TABLE ds_mv, ds_mv_sets;
+
 -- running frames: the union's state (a bitmap here) keeps growing after
 -- each frame's result
 SELECT count(*) AS frames, count(*) FILTER (WHERE u IS DISTINCT FROM r) AS failed
