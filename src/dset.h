@@ -54,6 +54,7 @@
 #include "utils/memutils.h"
 
 #include "key.h"
+#include "keystream.h"
 
 #define DSET_VERSION		1
 #define DSET_HEADER_SIZE	8	/* version, encoding, width, flags, count */
@@ -179,6 +180,8 @@ extern bool dsk_key_is_canonical(const CDKeyType *kt, uint64 key);
  * and receiving it again with the type's functions.
  */
 extern void dsk_validate_values(const DSKeys *k);
+/* A reader of k's keys (keystream.h). */
+extern void dsk_reader(const DSKeys *k, CDKeyReader *r);
 /* Packed keys (keypack.h) and back; unpacking validates everything. */
 extern Size dsk_packed_size(const DSKeys *k);
 extern void dsk_pack(StringInfo buf, const DSKeys *k);
@@ -196,6 +199,11 @@ extern void dset_invalid(const char *detail) pg_attribute_noreturn();
 
 /* A stored set of kt's values holding keys (in CurrentMemoryContext). */
 extern bytea *dset_encode(const CDKeyType *kt, const DSKeys *keys);
+/*
+ * The same for the r->count fixed-width keys of r (strictly increasing),
+ * which it reads twice (sizes, then bytes), setting r->pos to 0 each time.
+ */
+extern bytea *dset_encode_fixed(const CDKeyType *kt, CDKeyReader *r);
 /* The number of values in a stored set (the first 8 bytes suffice). */
 extern uint32 dset_count(const bytea *ds);
 /* a stored set's header, as read by dset_header */

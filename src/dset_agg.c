@@ -103,6 +103,14 @@ distinct_set_agg_moving_final(PG_FUNCTION_ARGS)
  * union and intersection
  * ------------------------------------------------------------------------
  */
+/* a bitmap of the keys lo .. lo + 64 * nwords - 1 (bits NULL: none) */
+typedef struct DSBitmap
+{
+	uint64	   *bits;
+	uint64		lo;
+	Size		nwords;
+} DSBitmap;
+
 typedef struct DSAggState
 {
 	const CDKeyType *kt;		/* from the query's registry */
@@ -112,13 +120,11 @@ typedef struct DSAggState
 	DSKeys	   *runs;			/* union: a stack; intersection: one run */
 
 	/*
-	 * union of fixed-width keys in a dense range: a bitmap of the keys lo ..
-	 * lo + 64 * nwords - 1 (lo a multiple of 64), made of held input keys in
-	 * all (an upper bound of its distinct keys); no runs then
+	 * union of fixed-width keys in a dense range: a bitmap (lo a multiple of
+	 * 64), made of held input keys in all (an upper bound of its distinct
+	 * keys); no runs then
 	 */
-	uint64	   *bits;
-	uint64		lo;
-	Size		nwords;
+	DSBitmap	bm;
 	uint64		held;
 } DSAggState;
 
@@ -200,8 +206,8 @@ dense_enough(uint64 lo, uint64 hi, uint64 held, int width)
 static void
 bitmap_add(DSAggState *s, const DSKeys *run)
 {
-	uint64	   *bits = s->bits;
-	uint64		lo = s->lo;
+	uint64	   *bits = s->bm.bits;
+	uint64		lo = s->bm.lo;
 	uint32		i;
 
 	switch (run->width)
@@ -227,10 +233,10 @@ bitmap_add(DSAggState *s, const DSKeys *run)
 	do { \
 		T		   *z = (T *) run.fixed; \
 		\
-		for (w = 0; w < s->nwords; w++) \
+		for (w = 0; w < bm->nwords; w++) \
 		{ \
-			uint64		word = s->bits[w]; \
-			uint64		base = s->lo + w * 64; \
+			uint64		word = bm->bits[w]; \
+			uint64		base = bm->lo + w * 64; \
 			\
 			while (word != 0) \
 			{ \
@@ -242,27 +248,27 @@ bitmap_add(DSAggState *s, const DSKeys *run)
 		} \
 	} while (0)
 
-/* the number of keys in the bitmap */
+/* the number of keys in a bitmap */
 static uint64
-bitmap_count(const DSAggState *s)
+bitmap_count(const DSBitmap *bm)
 {
 	uint64		n = 0;
 	Size		w;
 
-	for (w = 0; w < s->nwords; w++)
-		n += pg_popcount64(s->bits[w]);
+	for (w = 0; w < bm->nwords; w++)
+		n += pg_popcount64(bm->bits[w]);
 	return n;
 }
 
-/* the bitmap's keys, as a new run in CurrentMemoryContext */
+/* a bitmap's keys (of kt), as a new run in CurrentMemoryContext */
 static void
-bitmap_read(DSAggState *s, DSKeys *out)
+bitmap_read(const CDKeyType *kt, const DSBitmap *bm, DSKeys *out)
 {
 	Size		w;
 	uint32		o = 0;
 	DSKeys		run;
 
-	dsk_alloc(&run, s->kt, (uint32) bitmap_count(s));
+	dsk_alloc(&run, kt, (uint32) bitmap_count(bm));
 	switch (run.width)
 	{
 		case 1:
@@ -282,15 +288,74 @@ bitmap_read(DSAggState *s, DSKeys *out)
 	*out = run;
 }
 
+/* A reader of the bitmap's keys (keystream.h), for dset_encode_fixed. */
+typedef struct BitmapReader
+{
+	CDKeyReader r;
+	const uint64 *bits;
+	Size		nwords;
+	uint64		lo;
+	Size		w;				/* the word being read ... */
+	uint64		word;			/* ... and its bits not read yet */
+} BitmapReader;
+
+static uint32
+bitmap_next(CDKeyReader *r, uint64 *dst, uint32 max)
+{
+	BitmapReader *br = (BitmapReader *) r;
+	const uint64 *bits = br->bits;
+	Size		nwords = br->nwords;
+	Size		w = br->w;
+	uint64		word = br->word;
+	uint32		o = 0;
+
+	if (r->pos == 0)
+	{
+		w = 0;
+		word = nwords > 0 ? bits[0] : 0;
+	}
+	while (o < max)
+	{
+		while (word == 0)
+		{
+			if (++w >= nwords)
+				goto done;
+			word = bits[w];
+		}
+		dst[o++] = br->lo + w * 64 + pg_rightmost_one_pos64(word);
+		word &= word - 1;
+	}
+done:
+	br->w = Min(w, nwords);
+	br->word = word;
+	r->pos += o;
+	return o;
+}
+
+/* a bitmap's keys (of kt) as a stored set */
+static bytea *
+bitmap_encode(const CDKeyType *kt, const DSBitmap *bm)
+{
+	BitmapReader br;
+
+	br.bits = bm->bits;
+	br.nwords = bm->nwords;
+	br.lo = bm->lo;
+	br.w = 0;
+	br.word = 0;
+	cd_key_reader_init(&br.r, &br, (uint32) bitmap_count(bm), bitmap_next, NULL);
+	return dset_encode_fixed(kt, &br.r);
+}
+
 /* the bitmap's keys as the one run (in the state's context); frees it */
 static void
 bitmap_to_run(DSAggState *s)
 {
 	MemoryContext old = MemoryContextSwitchTo(s->mcxt);
 
-	bitmap_read(s, &s->runs[0]);
-	pfree(s->bits);
-	s->bits = NULL;
+	bitmap_read(s->kt, &s->bm, &s->runs[0]);
+	pfree(s->bm.bits);
+	s->bm.bits = NULL;
 	s->nruns = 1;
 	MemoryContextSwitchTo(old);
 }
@@ -301,9 +366,9 @@ runs_to_bitmap(DSAggState *s, uint64 lo, uint64 hi)
 {
 	int			r;
 
-	s->lo = lo & ~UINT64CONST(63);
-	s->nwords = (Size) (bitmap_bytes(lo, hi) / 8);
-	s->bits = MemoryContextAllocExtended(s->mcxt, s->nwords * 8,
+	s->bm.lo = lo & ~UINT64CONST(63);
+	s->bm.nwords = (Size) (bitmap_bytes(lo, hi) / 8);
+	s->bm.bits = MemoryContextAllocExtended(s->mcxt, s->bm.nwords * 8,
 										 MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 	s->held = 0;
 	for (r = 0; r < s->nruns; r++)
@@ -322,16 +387,16 @@ bitmap_widen(DSAggState *s, uint64 lo, uint64 hi)
 	Size		nwords = (Size) (bitmap_bytes(lo, hi) / 8);
 	uint64	   *bits;
 
-	if (newlo == s->lo && nwords == s->nwords)
+	if (newlo == s->bm.lo && nwords == s->bm.nwords)
 		return;
-	Assert(newlo <= s->lo && nwords >= s->nwords);
+	Assert(newlo <= s->bm.lo && nwords >= s->bm.nwords);
 	bits = MemoryContextAllocExtended(s->mcxt, nwords * 8,
 									  MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
-	memcpy(bits + (s->lo - newlo) / 64, s->bits, s->nwords * 8);
-	pfree(s->bits);
-	s->bits = bits;
-	s->lo = newlo;
-	s->nwords = nwords;
+	memcpy(bits + (s->bm.lo - newlo) / 64, s->bm.bits, s->bm.nwords * 8);
+	pfree(s->bm.bits);
+	s->bm.bits = bits;
+	s->bm.lo = newlo;
+	s->bm.nwords = nwords;
 }
 
 /*
@@ -348,10 +413,10 @@ use_bitmap(DSAggState *s, uint64 first, uint64 last, uint64 n, int width)
 	uint64		held = n;
 	int			r;
 
-	if (s->bits != NULL)
+	if (s->bm.bits != NULL)
 	{
-		lo = Min(lo, s->lo);
-		hi = Max(hi, s->lo + (uint64) s->nwords * 64 - 1);
+		lo = Min(lo, s->bm.lo);
+		hi = Max(hi, s->bm.lo + (uint64) s->bm.nwords * 64 - 1);
 		held += s->held;
 	}
 	for (r = 0; r < s->nruns; r++)
@@ -364,13 +429,13 @@ use_bitmap(DSAggState *s, uint64 first, uint64 last, uint64 n, int width)
 	}
 	if (dense_enough(lo, hi, held, width))
 	{
-		if (s->bits == NULL)
+		if (s->bm.bits == NULL)
 			runs_to_bitmap(s, lo, hi);
 		else
 			bitmap_widen(s, lo, hi);
 		return true;
 	}
-	if (s->bits != NULL)
+	if (s->bm.bits != NULL)
 		bitmap_to_run(s);
 	return false;
 }
@@ -378,9 +443,9 @@ use_bitmap(DSAggState *s, uint64 first, uint64 last, uint64 n, int width)
 static void
 push_run(DSAggState *s, const DSKeys *run)
 {
-	if (run->n == 0 && (s->nruns > 0 || s->bits != NULL))
+	if (run->n == 0 && (s->nruns > 0 || s->bm.bits != NULL))
 		return;					/* nothing to add */
-	if (run->n > 0 && run->width > 0 && (s->bits != NULL || s->nruns > 0) &&
+	if (run->n > 0 && run->width > 0 && (s->bm.bits != NULL || s->nruns > 0) &&
 		use_bitmap(s, dsk_get(run, 0), dsk_get(run, run->n - 1), run->n,
 				   run->width))
 	{
@@ -404,9 +469,9 @@ static void
 set_bits(const uint64 *keys, uint32 n, void *arg)
 {
 	DSAggState *s = (DSAggState *) arg;
-	uint64	   *bits = s->bits;
-	uint64		lo = s->lo;
-	uint64		nbits = (uint64) s->nwords * 64;
+	uint64	   *bits = s->bm.bits;
+	uint64		lo = s->bm.lo;
+	uint64		nbits = (uint64) s->bm.nwords * 64;
 	uint32		i;
 
 	for (i = 0; i < n; i++)
@@ -444,7 +509,7 @@ add_in_place(DSAggState *s, const bytea *ds, const DSHeader *h)
 static void
 collapse(DSAggState *s)
 {
-	if (s->bits != NULL)
+	if (s->bm.bits != NULL)
 		bitmap_to_run(s);
 	while (s->nruns >= 2)
 		merge_top(s);
@@ -531,14 +596,9 @@ distinct_set_union_combine(PG_FUNCTION_ARGS)
 static bytea *
 union_result(DSAggState *s)
 {
-	if (s->bits != NULL)
-	{
-		/* read, not changed: running window frames keep adding to it */
-		DSKeys		run;
-
-		bitmap_read(s, &run);
-		return dset_encode(s->kt, &run);
-	}
+	/* a bitmap is read, not changed: running frames keep adding to it */
+	if (s->bm.bits != NULL)
+		return bitmap_encode(s->kt, &s->bm);
 	collapse(s);
 	return dset_encode(s->kt, &s->runs[0]);
 }
@@ -547,8 +607,8 @@ union_result(DSAggState *s)
 static uint64
 union_count(DSAggState *s)
 {
-	if (s->bits != NULL)
-		return bitmap_count(s);
+	if (s->bm.bits != NULL)
+		return bitmap_count(&s->bm);
 	collapse(s);
 	return s->nruns > 0 ? s->runs[0].n : 0;
 }
@@ -592,8 +652,7 @@ distinct_set_agg_serial(PG_FUNCTION_ARGS)
 
 	(void) aggregate_context(fcinfo);
 	s = (DSAggState *) PG_GETARG_POINTER(0);
-	collapse(s);
-	PG_RETURN_BYTEA_P(dset_encode(s->kt, &s->runs[0]));
+	PG_RETURN_BYTEA_P(union_result(s));
 }
 
 static Datum
@@ -740,14 +799,15 @@ distinct_set_intersect_count_final(PG_FUNCTION_ARGS)
  *
  * A frame that both gains and loses sets keeps, for fixed-width keys of a
  * dense range, a count per key of the range: how many of the frame's sets
- * hold it (one byte each), and how many keys have a count above zero.  A
+ * hold it (one byte each), and a bitmap of the keys whose count is above
+ * zero, which gives the frame's result.  A
  * set entering the frame adds one to its keys' counts, a set leaving takes
  * one away, so each row costs the keys of the sets that enter and leave,
  * never the whole frame; the frame's number of values is kept as it
  * changes.  "Dense": as for the union's bitmap, the range's bits take no
  * more bytes than the keys of the frame's sets, so the counts take at most
- * 8 times as many (for daily sets of 1M users out of 20M: 20 MB of counts,
- * against 4 MB of keys a set).
+ * 8 times as many (for daily sets of 1M users out of 20M: 20 MB of counts
+ * and 2.5 MB of bits, against 4 MB of keys a set).
  *
  * Anything else (byte keys, a sparse range, more than 255 sets in a frame,
  * which a byte cannot count) turns the state into a plain union state, which
@@ -760,10 +820,9 @@ typedef struct DSMovingState
 	const CDKeyType *kt;		/* NULL until the first set */
 	MemoryContext mcxt;
 	DSAggState *plain;			/* not NULL: a plain union, no counts */
-	uint8	   *counts;			/* keys lo .. lo + nslots - 1 */
-	uint64		lo;
-	Size		nslots;
-	uint64		live;			/* keys whose count is above zero */
+	uint8	   *counts;			/* keys bm.lo .. bm.lo + 64 * bm.nwords - 1 */
+	DSBitmap	bm;				/* the keys whose count is above zero */
+	uint64		live;			/* how many */
 	uint64		held;			/* the sum of the counts */
 	uint32		nsets;			/* the frame's (non-NULL) sets */
 } DSMovingState;
@@ -775,76 +834,6 @@ PG_FUNCTION_INFO_V1(distinct_set_union_moving_count_final);
 
 #define DSET_MOVING_MAX_SETS	255 /* what a count of one byte holds */
 
-/*
- * The counted keys (count above zero), as a new run in CurrentMemoryContext:
- * eight counts at a time, skipping words of zeros, and within a word the
- * bytes that are not zero found by bit tricks rather than one branch each
- * (counted keys are often a third of the range: branches mispredict).
- */
-#define READ_COUNTS(T) \
-	do { \
-		T		   *z = (T *) run->fixed; \
-		\
-		for (i = 0; i + 8 <= nslots; i += 8) \
-		{ \
-			uint64		word; \
-			uint64		nonzero; \
-			\
-			memcpy(&word, counts + i, 8); \
-			if (word == 0) \
-				continue; \
-			/* the high bit of each byte that is not zero */ \
-			nonzero = (((word & ~HIGH_BITS) + ~HIGH_BITS) | word) & HIGH_BITS; \
-			while (nonzero != 0) \
-			{ \
-				z[o++] = (T) (lo + i + BYTE_INDEX(nonzero)); \
-				nonzero &= nonzero - 1; \
-			} \
-			if ((i & 0xFFFFF) == 0) \
-				CHECK_FOR_INTERRUPTS(); \
-		} \
-		for (; i < nslots; i++) \
-			if (counts[i] != 0) \
-				z[o++] = (T) (lo + i); \
-	} while (0)
-
-#define HIGH_BITS	UINT64CONST(0x8080808080808080)
-#ifdef WORDS_BIGENDIAN
-#define BYTE_INDEX(bits)	(7 - pg_leftmost_one_pos64((bits) & -(bits)) / 8)
-#else
-#define BYTE_INDEX(bits)	(pg_rightmost_one_pos64(bits) / 8)
-#endif
-
-static void
-counts_read(const DSMovingState *m, DSKeys *run)
-{
-	const uint8 *counts = m->counts;
-	uint64		lo = m->lo;
-	Size		nslots = m->nslots;
-	Size		i;
-	uint32		o = 0;
-
-	dsk_alloc(run, m->kt, (uint32) m->live);
-	switch (run->width)
-	{
-		case 1:
-			READ_COUNTS(uint8);
-			break;
-		case 2:
-			READ_COUNTS(uint16);
-			break;
-		case 4:
-			READ_COUNTS(uint32);
-			break;
-		default:
-			READ_COUNTS(uint64);
-			break;
-	}
-	if (o != m->live)
-		elog(ERROR, "distinct_set: a window frame's counts lost track of its keys");
-	run->n = o;
-}
-
 /* Turn the counts into a plain union state of their keys. */
 static void
 counts_to_plain(DSMovingState *m)
@@ -855,10 +844,12 @@ counts_to_plain(DSMovingState *m)
 	m->plain = new_state(m->mcxt, m->kt);
 	if (m->counts != NULL)
 	{
-		counts_read(m, &run);
+		bitmap_read(m->kt, &m->bm, &run);
 		push_run(m->plain, &run);
 		pfree(m->counts);
+		pfree(m->bm.bits);
 		m->counts = NULL;
+		m->bm.bits = NULL;
 	}
 	MemoryContextSwitchTo(old);
 }
@@ -870,33 +861,41 @@ counts_to_plain(DSMovingState *m)
 static bool
 counts_cover(DSMovingState *m, uint64 lo, uint64 hi, uint64 n, int width)
 {
-	uint64		newlo = lo;
+	uint64		newlo = lo & ~UINT64CONST(63);
 	uint64		newhi = hi;
-	uint64		slots;
+	uint64		nwords;
 	uint8	   *counts;
+	uint64	   *bits;
 
 	if (m->counts != NULL)
 	{
-		newlo = Min(lo, m->lo);
-		newhi = Max(hi, m->lo + m->nslots - 1);
+		newlo = Min(newlo, m->bm.lo);
+		newhi = Max(hi, m->bm.lo + 64 * m->bm.nwords - 1);
 	}
-	slots = newhi - newlo;
-	if (slots >= (uint64) MaxAllocHugeSize / 2 ||
-		slots + 1 > (m->held + n) * width * 8)
+	/* (newhi - newlo) / 64 < 2^58: no overflow */
+	nwords = (newhi - newlo) / 64 + 1;
+	if (nwords * 64 >= (uint64) MaxAllocHugeSize / 2 ||
+		nwords * 8 > (m->held + n) * width)
 		return false;
-	slots++;
-	if (m->counts != NULL && newlo == m->lo && slots == m->nslots)
+	if (m->counts != NULL && newlo == m->bm.lo && nwords == m->bm.nwords)
 		return true;
-	counts = MemoryContextAllocExtended(m->mcxt, (Size) slots,
+	counts = MemoryContextAllocExtended(m->mcxt, (Size) nwords * 64,
 										MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	bits = MemoryContextAllocExtended(m->mcxt, (Size) nwords * 8,
+									  MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 	if (m->counts != NULL)
 	{
-		memcpy(counts + (m->lo - newlo), m->counts, m->nslots);
+		Size		shift = (Size) (m->bm.lo - newlo) / 64;
+
+		memcpy(counts + shift * 64, m->counts, m->bm.nwords * 64);
+		memcpy(bits + shift, m->bm.bits, m->bm.nwords * 8);
 		pfree(m->counts);
+		pfree(m->bm.bits);
 	}
 	m->counts = counts;
-	m->lo = newlo;
-	m->nslots = (Size) slots;
+	m->bm.bits = bits;
+	m->bm.lo = newlo;
+	m->bm.nwords = (Size) nwords;
 	return true;
 }
 
@@ -911,8 +910,9 @@ count_keys(const uint64 *keys, uint32 n, void *arg)
 {
 	DSMovingState *m = ((CountArg *) arg)->m;
 	uint8	   *counts = m->counts;
-	uint64		lo = m->lo;
-	uint64		nslots = m->nslots;
+	uint64	   *bits = m->bm.bits;
+	uint64		lo = m->bm.lo;
+	uint64		nslots = (uint64) m->bm.nwords * 64;
 	uint64		live = m->live;
 	uint32		i;
 
@@ -925,8 +925,11 @@ count_keys(const uint64 *keys, uint32 n, void *arg)
 			/* keys read in place are not checked: stay inside the counts */
 			if (unlikely(off >= nslots))
 				dset_invalid("A key is out of the set's range.");
-			live += counts[off] == 0;
-			counts[off]++;
+			if (counts[off]++ == 0)
+			{
+				bits[off >> 6] |= UINT64CONST(1) << (off & 63);
+				live++;
+			}
 		}
 	}
 	else
@@ -937,8 +940,11 @@ count_keys(const uint64 *keys, uint32 n, void *arg)
 
 			if (unlikely(off >= nslots || counts[off] == 0))
 				elog(ERROR, "distinct_set: a set leaving the window frame was not in it");
-			counts[off]--;
-			live -= counts[off] == 0;
+			if (--counts[off] == 0)
+			{
+				bits[off >> 6] &= ~(UINT64CONST(1) << (off & 63));
+				live--;
+			}
 		}
 	}
 	m->live = live;
@@ -1054,10 +1060,11 @@ distinct_set_union_moving_final(PG_FUNCTION_ARGS)
 	if (m->plain != NULL)
 		PG_RETURN_BYTEA_P(union_result(m->plain));
 	if (m->counts == NULL)
+	{
 		dsk_alloc(&run, m->kt, 0);
-	else
-		counts_read(m, &run);
-	PG_RETURN_BYTEA_P(dset_encode(m->kt, &run));
+		PG_RETURN_BYTEA_P(dset_encode(m->kt, &run));
+	}
+	PG_RETURN_BYTEA_P(bitmap_encode(m->kt, &m->bm));
 }
 
 /*

@@ -59,127 +59,135 @@ recv_varint(StringInfo buf)
 }
 
 /*
- * The bytes of fixed-width keys in the runs layout: maximal runs of
- * consecutive keys (dset.h); stops counting at limit.
+ * A reader that passes on the batches of another and counts the maximal
+ * runs of consecutive keys in them, so that packing the blocks also tells
+ * whether the runs layout could be shorter.
  */
-#define RUNS_SIZE(T) \
-	do { \
-		const T    *x = (const T *) k->fixed; \
-		\
-		while (i < n && size < limit) \
-		{ \
-			uint64		start = x[i]; \
-			uint32		len = 1; \
-			\
-			while (i + len < n && (uint64) x[i + len] == start + len) \
-				len++; \
-			size += nruns == 0 ? k->width : cd_varint_size(start - prevend - 2); \
-			size += cd_varint_size(len - 1); \
-			prevend = start + len - 1; \
-			nruns++; \
-			i += len; \
-		} \
-	} while (0)
-
-/* the number of maximal runs of consecutive keys */
-#define COUNT_RUNS(T) \
-	do { \
-		const T    *x = (const T *) k->fixed; \
-		\
-		for (i = 1; i < k->n; i++) \
-			nruns += (uint64) x[i] != (uint64) x[i - 1] + 1; \
-	} while (0)
+typedef struct RunCounter
+{
+	CDKeyReader r;
+	CDKeyReader *inner;
+	uint32		nruns;
+	uint64		last;			/* the last key passed on */
+} RunCounter;
 
 static uint32
-count_runs(const DSKeys *k)
+count_runs_next(CDKeyReader *r, uint64 *dst, uint32 max)
 {
-	uint32		nruns = k->n > 0;
+	RunCounter *rc = (RunCounter *) r;
+	uint32		m = rc->inner->next_fixed(rc->inner, dst, max);
+	uint32		nruns = rc->nruns;
 	uint32		i;
 
-	switch (k->width)
-	{
-		case 1:
-			COUNT_RUNS(uint8);
-			break;
-		case 2:
-			COUNT_RUNS(uint16);
-			break;
-		case 4:
-			COUNT_RUNS(uint32);
-			break;
-		default:
-			COUNT_RUNS(uint64);
-			break;
-	}
-	return nruns;
+	if (m == 0)
+		return 0;
+	/* a run starts at each key but one past the previous key */
+	nruns += r->pos == 0 || dst[0] != rc->last + 1;
+	for (i = 1; i < m; i++)
+		nruns += dst[i] != dst[i - 1] + 1;
+	rc->nruns = nruns;
+	rc->last = dst[m - 1];
+	r->pos += m;
+	return m;
 }
 
+/* The exact size of the runs layout of r's keys (read from the start). */
 static Size
-runs_size(const DSKeys *k, Size limit)
+runs_size(CDKeyReader *r, int width)
 {
-	Size		size = 0;
+	uint64		batch[DSET_BLOCK];
+	uint32		m;
 	uint32		nruns = 0;
-	uint32		i = 0;
-	uint32		n = k->n;
-	uint64		prevend = 0;
+	uint64		start = 0;
+	uint64		len = 0;
+	Size		size = 0;
 
-	switch (k->width)
+	r->pos = 0;
+	while ((m = r->next_fixed(r, batch, DSET_BLOCK)) > 0)
 	{
-		case 1:
-			RUNS_SIZE(uint8);
-			break;
-		case 2:
-			RUNS_SIZE(uint16);
-			break;
-		case 4:
-			RUNS_SIZE(uint32);
-			break;
-		default:
-			RUNS_SIZE(uint64);
-			break;
+		uint32		i;
+
+		for (i = 0; i < m; i++)
+		{
+			uint64		k = batch[i];
+
+			if (nruns > 0 && k == start + len)
+			{
+				len++;
+				continue;
+			}
+			/* a run ends: its length; a new one: its distance */
+			if (nruns > 0)
+				size += cd_varint_size(len - 1) +
+					cd_varint_size(k - (start + len - 1) - 2);
+			else
+				size += width;
+			nruns++;
+			start = k;
+			len = 1;
+		}
+		CHECK_FOR_INTERRUPTS();
 	}
-	return size + cd_varint_size(nruns);
+	return size + cd_varint_size(len - 1) + cd_varint_size(nruns);
 }
 
+/* the runs layout of a stream of nruns runs of fixed-width keys */
 static void
-pack_runs(StringInfo buf, const DSKeys *k)
+pack_runs(StringInfo buf, CDKeyReader *r, int width, uint32 nruns)
 {
-	uint32		nruns = 0;
-	uint32		i = 0;
+	uint64		batch[DSET_BLOCK];
+	uint32		m;
+	bool		first = true;
+	uint64		start = 0;
+	uint64		len = 0;
 	uint64		prevend = 0;
 
-	while (i < k->n)
-	{
-		uint64		start = dsk_get(k, i);
-		uint32		len = 1;
-
-		while (i + len < k->n && dsk_get(k, i + len) == start + len)
-			len++;
-		nruns++;
-		i += len;
-	}
 	cd_send_varint(buf, nruns);
-	i = 0;
-	nruns = 0;
-	while (i < k->n)
+	while ((m = r->next_fixed(r, batch, DSET_BLOCK)) > 0)
 	{
-		uint64		start = dsk_get(k, i);
-		uint32		len = 1;
-		int			j;
+		uint32		i;
 
-		while (i + len < k->n && dsk_get(k, i + len) == start + len)
-			len++;
-		if (nruns == 0)
+		for (i = 0; i < m; i++)
 		{
-			for (j = k->width - 1; j >= 0; j--)
-				appendStringInfoChar(buf, (char) (start >> (8 * j)));
+			uint64		k = batch[i];
+
+			if (len > 0 && k == start + len)
+			{
+				len++;
+				continue;
+			}
+			if (len > 0)
+			{
+				/* the run start .. start + len - 1 ends */
+				if (first)
+				{
+					int			j;
+
+					for (j = width - 1; j >= 0; j--)
+						appendStringInfoCharMacro(buf, (char) (start >> (8 * j)));
+					first = false;
+				}
+				else
+					cd_send_varint(buf, start - prevend - 2);
+				cd_send_varint(buf, len - 1);
+				prevend = start + len - 1;
+			}
+			start = k;
+			len = 1;
+		}
+	}
+	if (len > 0)
+	{
+		if (first)
+		{
+			int			j;
+
+			for (j = width - 1; j >= 0; j--)
+				appendStringInfoCharMacro(buf, (char) (start >> (8 * j)));
 		}
 		else
 			cd_send_varint(buf, start - prevend - 2);
 		cd_send_varint(buf, len - 1);
-		prevend = start + len - 1;
-		nruns++;
-		i += len;
 	}
 }
 
@@ -242,68 +250,92 @@ unpack_runs(StringInfo buf, DSKeys *k, const CDKeyType *kt, uint32 n)
 	k->n = n;
 }
 
+/* the header and type reference of a stored set of n keys */
+static void
+start_value(StringInfo buf, const CDKeyType *kt, int flags, uint32 n)
+{
+	initStringInfo(buf);
+	appendStringInfoSpaces(buf, VARHDRSZ);
+	pq_sendint8(buf, DSET_VERSION);
+	pq_sendint8(buf, (uint8) format_encoding(kt));
+	pq_sendint8(buf, kt->width);
+	pq_sendint8(buf, flags);
+	pq_sendint32(buf, n);
+	cd_send_type_ref(buf, kt->typid);
+	cd_send_collation_ref(buf, InvalidOid);
+}
+
+static void
+too_large(uint32 n, const char *what)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+			 errmsg("distinct_set too large"),
+			 errdetail("The set holds %u values, %s.", n, what)));
+}
+
+/*
+ * The blocks are packed first, counting runs on the way; the runs layout,
+ * written exactly when it is shorter, is sized (and written) only when it
+ * could be: each run takes at least two bytes, the first one the key in full
+ * and a byte, and their count a byte.
+ */
+bytea *
+dset_encode_fixed(const CDKeyType *kt, CDKeyReader *r)
+{
+	StringInfoData buf;
+	RunCounter	rc;
+	int			start;
+	Size		blocks;
+
+	Assert(kt->width > 0);
+	/* every stored set can be decoded (DSET_MAX_DECODED) */
+	if ((Size) r->count * kt->width > DSET_MAX_DECODED)
+		too_large(r->count, "more than 1 GB of keys");
+	start_value(&buf, kt, 0, r->count);
+	start = buf.len;
+
+	r->pos = 0;
+	rc.inner = r;
+	rc.nruns = 0;
+	rc.last = 0;
+	cd_key_reader_init(&rc.r, &rc, r->count, count_runs_next, NULL);
+	cd_pack_fixed(&buf, &rc.r, kt->width);
+	blocks = buf.len - start;
+
+	if (rc.nruns > 0 && kt->width + 2 * (Size) rc.nruns < blocks &&
+		runs_size(r, kt->width) < blocks)
+	{
+		buf.len = start;
+		buf.data[VARHDRSZ + 3] = DSET_FLAG_RUNS;
+		r->pos = 0;
+		pack_runs(&buf, r, kt->width, rc.nruns);
+	}
+	SET_VARSIZE(buf.data, buf.len);
+	return (bytea *) buf.data;
+}
+
 bytea *
 dset_encode(const CDKeyType *kt, const DSKeys *keys)
 {
 	StringInfoData buf;
-	StringInfoData blocks = {0};
-	bool		runs;
 	Size		decoded = 0;
 	uint32		i;
 
-	/* every stored set can be decoded (DSET_MAX_DECODED) */
 	if (keys->width > 0)
-		decoded = (Size) keys->n * keys->width;
-	else
-		for (i = 0; i < keys->n && decoded <= DSET_MAX_DECODED; i++)
-			decoded += keys->len[i];
+	{
+		CDKeyReader r;
+
+		dsk_reader(keys, &r);
+		return dset_encode_fixed(kt, &r);
+	}
+	/* every stored set can be decoded (DSET_MAX_DECODED) */
+	for (i = 0; i < keys->n && decoded <= DSET_MAX_DECODED; i++)
+		decoded += keys->len[i];
 	if (decoded > DSET_MAX_DECODED)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("distinct_set too large"),
-				 errdetail("The set holds %u values, more than 1 GB of keys.", keys->n)));
-	/*
-	 * runs exactly when shorter than blocks: blocks take at least the first
-	 * key and a byte of each block, runs at least the first key and two
-	 * bytes of each run (else pack the blocks to know)
-	 */
-	runs = false;
-	if (keys->width > 0 && keys->n > 0)
-	{
-		Size		nblocks = (keys->n + DSET_BLOCK - 1) / DSET_BLOCK;
-		Size		least = nblocks * keys->width + (keys->n > 1 ? nblocks - 1 : 0);
-		Size		least_runs = keys->width + 2 * (Size) count_runs(keys) - 1;
-
-		if (least_runs < least && runs_size(keys, least) < least)
-			runs = true;
-		else
-		{
-			initStringInfo(&blocks);
-			dsk_pack(&blocks, keys);
-			runs = least_runs < (Size) blocks.len &&
-				runs_size(keys, blocks.len) < (Size) blocks.len;
-		}
-	}
-
-	initStringInfo(&buf);
-	appendStringInfoSpaces(&buf, VARHDRSZ);
-	pq_sendint8(&buf, DSET_VERSION);
-
-	pq_sendint8(&buf, (uint8) format_encoding(kt));
-	pq_sendint8(&buf, kt->width);
-	pq_sendint8(&buf, runs ? DSET_FLAG_RUNS : 0);
-	pq_sendint32(&buf, keys->n);
-	cd_send_type_ref(&buf, kt->typid);
-	cd_send_collation_ref(&buf, InvalidOid);
-	if (runs)
-		pack_runs(&buf, keys);
-	else if (blocks.data != NULL)
-	{
-		appendBinaryStringInfo(&buf, blocks.data, blocks.len);
-		pfree(blocks.data);
-	}
-	else
-		dsk_pack(&buf, keys);
+		too_large(keys->n, "more than 1 GB of keys");
+	start_value(&buf, kt, 0, keys->n);
+	dsk_pack(&buf, keys);
 	SET_VARSIZE(buf.data, buf.len);
 	return (bytea *) buf.data;
 }

@@ -296,8 +296,8 @@ read_bytes(CDKeyReader *r, Size *len)
 	return k->ptr[i];
 }
 
-static void
-keys_reader(const DSKeys *k, CDKeyReader *r)
+void
+dsk_reader(const DSKeys *k, CDKeyReader *r)
 {
 	cd_key_reader_init(r, k, k->n, read_fixed, read_bytes);
 }
@@ -321,7 +321,7 @@ dsk_packed_size(const DSKeys *k)
 {
 	CDKeyReader r;
 
-	keys_reader(k, &r);
+	dsk_reader(k, &r);
 	return packed_size(k, &r);
 }
 
@@ -331,7 +331,7 @@ dsk_pack(StringInfo buf, const DSKeys *k)
 	CDKeyReader r;
 	Size		size;
 
-	keys_reader(k, &r);
+	dsk_reader(k, &r);
 	size = packed_size(k, &r);
 	if (size > DSET_MAX_SIZE - (Size) buf->len)
 		ereport(ERROR,

@@ -22,13 +22,6 @@ max_key(int width)
 	return width == 8 ? PG_UINT64_MAX : (UINT64CONST(1) << (8 * width)) - 1;
 }
 
-/* bits needed for v (0 for 0) */
-static inline int
-bit_width(uint64 v)
-{
-	return v == 0 ? 0 : pg_leftmost_one_pos64(v) + 1;
-}
-
 /* the largest gap (minus one) between consecutive keys of a block */
 static inline uint64
 block_max_gap(const uint64 *keys, uint32 m)
@@ -57,9 +50,7 @@ cd_pack_fixed_size(CDKeyReader *r, int width, Size limit)
 
 	while (size <= limit && (m = r->next_fixed(r, block, CD_PACK_BLOCK)) > 0)
 	{
-		size += width;
-		if (m > 1)
-			size += 1 + ((Size) (m - 1) * bit_width(block_max_gap(block, m)) + 7) / 8;
+		size += cd_pack_block_size(block, m, width);
 		if ((++nblocks & 0x1FFF) == 0)
 			CHECK_FOR_INTERRUPTS();
 	}
@@ -93,7 +84,7 @@ cd_pack_fixed(StringInfo buf, CDKeyReader *r, int width)
 		send_key(buf, prev, width);
 		if (m == 1)
 			continue;
-		b = bit_width(block_max_gap(block, m));
+		b = cd_bit_width(block_max_gap(block, m));
 		appendStringInfoCharMacro(buf, (char) b);
 		enlargeStringInfo(buf, (int) (((Size) (m - 1) * b + 7) / 8));
 		if (b <= 32)
@@ -261,7 +252,7 @@ cd_unpack_fixed(StringInfo buf, const CDKeyType *kt, uint32 n, CDKeyWriter *w)
 			block[i] = key;
 		}
 		/* canonical: the fewest bits, and zero padding */
-		if (m > 1 && (bit_width(maxgap) != b || acc != 0))
+		if (m > 1 && (cd_bit_width(maxgap) != b || acc != 0))
 			cd_invalid_state("The keys are not packed canonically.");
 		last = key;
 		if (check_canonical)

@@ -89,6 +89,27 @@ cd_recv_varint(StringInfo buf, int maxbits, uint64 *v)
 	}
 }
 
+/* bits needed for v (0 for 0) */
+static inline int
+cd_bit_width(uint64 v)
+{
+	return v == 0 ? 0 : pg_leftmost_one_pos64(v) + 1;
+}
+
+/* Bytes of one block of m (1 .. CD_PACK_BLOCK) fixed-width keys, packed. */
+static inline Size
+cd_pack_block_size(const uint64 *keys, uint32 m, int width)
+{
+	uint64		maxgap = 0;
+	uint32		i;
+
+	if (m == 1)
+		return width;
+	for (i = 1; i < m; i++)
+		maxgap = Max(maxgap, keys[i] - keys[i - 1] - 1);
+	return width + 1 + ((Size) (m - 1) * cd_bit_width(maxgap) + 7) / 8;
+}
+
 /*
  * Bytes that cd_pack_fixed / cd_pack_bytes will write for the keys of r
  * (cd_pack_fixed_size stops counting once past limit).  Both read r to its
