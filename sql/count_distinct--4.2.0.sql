@@ -572,6 +572,22 @@ CREATE OR REPLACE FUNCTION distinct_set_contains(distinct_set, anyelement)
     LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
 /* combine */
+/* cardinality(a & b), cardinality(a | b), cardinality(a - b) are planned as these */
+CREATE OR REPLACE FUNCTION distinct_set_intersect_cardinality(distinct_set, distinct_set)
+    RETURNS bigint
+    AS 'MODULE_PATHNAME', 'distinct_set_intersect_cardinality'
+    LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION distinct_set_union_cardinality(distinct_set, distinct_set)
+    RETURNS bigint
+    AS 'MODULE_PATHNAME', 'distinct_set_union_cardinality'
+    LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION distinct_set_except_cardinality(distinct_set, distinct_set)
+    RETURNS bigint
+    AS 'MODULE_PATHNAME', 'distinct_set_except_cardinality'
+    LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
 CREATE OR REPLACE FUNCTION distinct_set_union(distinct_set, distinct_set)
     RETURNS distinct_set
     AS 'MODULE_PATHNAME', 'distinct_set_union'

@@ -234,6 +234,12 @@ extern bool dset_contains(FunctionCallInfo fcinfo, const bytea *ds,
 typedef void (*DSKeysFn) (const uint64 *keys, uint32 n, void *arg);
 extern void dset_key_range(const bytea *ds, const DSHeader *h, uint64 *first,
 						   uint64 *last);
+/*
+ * Set the bit of each key k (k - lo < nbits) of a stored set of fixed-width
+ * keys in bits (bit i of bits[j] is the key lo + 64 * j + i), read in place.
+ */
+extern void dset_or_bits(const bytea *ds, const DSHeader *h, uint64 *bits,
+						 uint64 lo, uint64 nbits);
 extern void dset_foreach_key(const bytea *ds, const DSHeader *h, DSKeysFn fn,
 							 void *arg);
 /*

@@ -26,6 +26,10 @@
  * is much shorter).
  *
  * Both serialize their state as a stored set (dset.h) and run in parallel.
+ * Their counting forms (distinct_set_union_cardinality_agg, ...: what
+ * cardinality() of them is planned as, dset_plan.c) share the state and
+ * count it instead of encoding it.  Over sliding window frames the union
+ * keeps a count per key (the last section of this file).
  *
  *-------------------------------------------------------------------------
  */
@@ -252,12 +256,7 @@ bitmap_add(DSAggState *s, const DSKeys *run)
 static uint64
 bitmap_count(const DSBitmap *bm)
 {
-	uint64		n = 0;
-	Size		w;
-
-	for (w = 0; w < bm->nwords; w++)
-		n += pg_popcount64(bm->bits[w]);
-	return n;
+	return pg_popcount((const char *) bm->bits, bm->nwords * 8);
 }
 
 /* a bitmap's keys (of kt), as a new run in CurrentMemoryContext */
@@ -465,25 +464,6 @@ push_run(DSAggState *s, const DSKeys *run)
 		merge_top(s);
 }
 
-static void
-set_bits(const uint64 *keys, uint32 n, void *arg)
-{
-	DSAggState *s = (DSAggState *) arg;
-	uint64	   *bits = s->bm.bits;
-	uint64		lo = s->bm.lo;
-	uint64		nbits = (uint64) s->bm.nwords * 64;
-	uint32		i;
-
-	for (i = 0; i < n; i++)
-	{
-		uint64		off = keys[i] - lo;
-
-		/* keys read in place are not checked: stay inside the bitmap */
-		if (likely(off < nbits))
-			bits[off >> 6] |= UINT64CONST(1) << (off & 63);
-	}
-}
-
 /*
  * Add a stored set of fixed-width keys to a state with a bitmap (or one
  * that gets one now) straight from its bytes, without decoding it into a
@@ -500,7 +480,7 @@ add_in_place(DSAggState *s, const bytea *ds, const DSHeader *h)
 	dset_key_range(ds, h, &first, &last);
 	if (first > last || !use_bitmap(s, first, last, h->n, h->kt->width))
 		return false;
-	dset_foreach_key(ds, h, set_bits, s);
+	dset_or_bits(ds, h, s->bm.bits, s->bm.lo, (uint64) s->bm.nwords * 64);
 	s->held += h->n;
 	return true;
 }

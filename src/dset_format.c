@@ -915,3 +915,91 @@ dset_check_element_type(const CDKeyType *kt, Oid typid)
 				 errhint("Pass a value of the set's element type, e.g. NULL::%s.",
 						 format_type_be(kt->typid))));
 }
+
+/* set the bits of keys (those in the bitmap; see dset_or_bits) */
+typedef struct OrBits
+{
+	uint64	   *bits;
+	uint64		lo;
+	uint64		nbits;
+} OrBits;
+
+static void
+or_keys(const uint64 *keys, uint32 n, void *arg)
+{
+	OrBits	   *ob = (OrBits *) arg;
+	uint32		i;
+
+	for (i = 0; i < n; i++)
+	{
+		uint64		off = keys[i] - ob->lo;
+
+		if (off < ob->nbits)
+			ob->bits[off >> 6] |= UINT64CONST(1) << (off & 63);
+	}
+}
+
+void
+dset_or_bits(const bytea *ds, const DSHeader *h, uint64 *bits, uint64 lo,
+			 uint64 nbits)
+{
+	const uint8 *p = (const uint8 *) VARDATA_ANY(ds) + h->start;
+	const uint8 *end = (const uint8 *) VARDATA_ANY(ds) + VARSIZE_ANY_EXHDR(ds);
+	int			width = h->kt->width;
+	OrBits		ob = {bits, lo, nbits};
+	uint64		keys[DSET_BLOCK];
+	uint32		start;
+
+	Assert(width > 0);
+	if (h->flags & DSET_FLAG_RUNS)
+	{
+		dset_foreach_key(ds, h, or_keys, &ob);
+		return;
+	}
+	for (start = 0; start < h->n; start += DSET_BLOCK)
+	{
+		uint32		m = Min(DSET_BLOCK, h->n - start);
+		uint64		first;
+		int			b;
+		const uint8 *gaps;
+		Size		nbytes;
+
+		p = next_block(p, end, width, m, &first, &b, &gaps);
+		nbytes = ((Size) (m - 1) * b + 7) / 8;
+
+		/*
+		 * The common block: its keys surely inside the bitmap (the last is at
+		 * most first + (m - 1) * 2^b), each gap read with one 8-byte load:
+		 * decode and set bits in one loop, without a check per key.
+		 */
+		if (b > 0 && b <= 32 && first >= lo &&
+			first - lo < nbits && (nbits - (first - lo)) >> b > m &&
+			(Size) (end - gaps) >= nbytes + 8)
+		{
+			uint64		mask = (UINT64CONST(1) << b) - 1;
+			uint64		off = first - lo;
+			Size		bitpos = 0;
+			uint32		i;
+
+			bits[off >> 6] |= UINT64CONST(1) << (off & 63);
+			for (i = 1; i < m; i++, bitpos += b)
+			{
+				uint64		word;
+
+				memcpy(&word, gaps + (bitpos >> 3), sizeof(word));
+#ifdef WORDS_BIGENDIAN
+				word = pg_bswap64(word);
+#endif
+				off += ((word >> (bitpos & 7)) & mask) + 1;
+				bits[off >> 6] |= UINT64CONST(1) << (off & 63);
+			}
+		}
+		else
+		{
+			block_keys(gaps, end, b, m, first, keys);
+			or_keys(keys, m, &ob);
+		}
+		if ((start & 0xFFFF) == 0)
+			CHECK_FOR_INTERRUPTS();
+	}
+}

@@ -16,7 +16,13 @@
  *	  cardinality(distinct_set_intersect_agg(s))  distinct_set_intersect_cardinality_agg(s)
  *
  * for plain aggregate calls (with their FILTER, DISTINCT, ORDER BY kept) and
- * for window calls alike.  The result is the same number; EXPLAIN VERBOSE
+ * for window calls alike; and the set operators by functions that count
+ * their result without building it (retention: cardinality(a & b)):
+ *
+ *	  cardinality(a & b)   distinct_set_intersect_cardinality(a, b)
+ *	  cardinality(a | b)   distinct_set_union_cardinality(a, b)
+ *	  cardinality(a - b)   distinct_set_except_cardinality(a, b)
+ *  The result is the same number; EXPLAIN VERBOSE
  * shows the counting aggregate.  The aggregates are found by name in the
  * schema of cardinality(distinct_set) itself, with the argument type of the
  * call, so a relocated extension still matches and nothing else does.
@@ -73,6 +79,40 @@ counting_aggregate(Oid cardfn, Oid aggfnoid, Oid settype)
 }
 
 /*
+ * The function counting the result of cardinality(fn(a, b)), where
+ * cardinality is the function cardfn and fn a set operator's function, or
+ * InvalidOid.
+ */
+static Oid
+counting_function(Oid cardfn, Oid fn, Oid settype)
+{
+	static const char *const pairs[][2] = {
+		{"distinct_set_intersect", "distinct_set_intersect_cardinality"},
+		{"distinct_set_union", "distinct_set_union_cardinality"},
+		{"distinct_set_except", "distinct_set_except_cardinality"},
+	};
+	char	   *nspname = get_namespace_name(get_func_namespace(cardfn));
+	Oid			argtypes[2] = {settype, settype};
+	int			i;
+
+	if (nspname == NULL)
+		return InvalidOid;
+	for (i = 0; i < lengthof(pairs); i++)
+	{
+		List	   *name = list_make2(makeString(pstrdup(nspname)),
+									  makeString(pstrdup(pairs[i][0])));
+
+		if (LookupFuncName(name, 2, argtypes, true) == fn)
+		{
+			name = list_make2(makeString(pstrdup(nspname)),
+							  makeString(pstrdup(pairs[i][1])));
+			return LookupFuncName(name, 2, argtypes, true);
+		}
+	}
+	return InvalidOid;
+}
+
+/*
  * distinct_set_cardinality_support(internal) -> internal
  */
 Datum
@@ -107,6 +147,29 @@ distinct_set_cardinality_support(PG_FUNCTION_ARGS)
 		counting->aggtype = INT8OID;
 		counting->aggcollid = InvalidOid;
 		PG_RETURN_POINTER(counting);
+	}
+	if (IsA(arg, OpExpr) || IsA(arg, FuncExpr))
+	{
+		List	   *args;
+		Oid			fn;
+
+		if (IsA(arg, OpExpr))
+		{
+			fn = get_opcode(((OpExpr *) arg)->opno);
+			args = ((OpExpr *) arg)->args;
+		}
+		else
+		{
+			fn = ((FuncExpr *) arg)->funcid;
+			args = ((FuncExpr *) arg)->args;
+		}
+		if (list_length(args) != 2)
+			PG_RETURN_POINTER(NULL);
+		target = counting_function(call->funcid, fn, exprType(arg));
+		if (!OidIsValid(target))
+			PG_RETURN_POINTER(NULL);
+		PG_RETURN_POINTER(makeFuncExpr(target, INT8OID, copyObject(args), InvalidOid,
+									   InvalidOid, COERCE_EXPLICIT_CALL));
 	}
 	if (IsA(arg, WindowFunc))
 	{

@@ -86,6 +86,23 @@ BEGIN
            OR distinct_set_from_bytes(distinct_set_send(s.s)) <> s.s);
     RETURN NEXT;
 
+    chk := 'cardinality of | & - = count of UNION INTERSECT EXCEPT';
+    EXECUTE format($q$SELECT count(*) FROM ds_sets a, ds_sets b
+        WHERE a.s IS NOT NULL AND b.s IS NOT NULL AND (
+            cardinality(a.s | b.s) <> (SELECT count(*) FROM (
+                SELECT %1$I FROM ds_t WHERE g = a.g AND %1$I IS NOT NULL UNION
+                SELECT %1$I FROM ds_t WHERE g = b.g AND %1$I IS NOT NULL) x)
+         OR cardinality(a.s & b.s) <> (SELECT count(*) FROM (
+                SELECT %1$I FROM ds_t WHERE g = a.g AND %1$I IS NOT NULL INTERSECT
+                SELECT %1$I FROM ds_t WHERE g = b.g) x)
+         OR cardinality(distinct_set_intersect(a.s, b.s)) <> (SELECT count(*) FROM (
+                SELECT %1$I FROM ds_t WHERE g = a.g AND %1$I IS NOT NULL INTERSECT
+                SELECT %1$I FROM ds_t WHERE g = b.g) x)
+         OR cardinality(a.s - b.s) <> (SELECT count(*) FROM (
+                SELECT %1$I FROM ds_t WHERE g = a.g AND %1$I IS NOT NULL EXCEPT
+                SELECT %1$I FROM ds_t WHERE g = b.g) x))$q$, c) INTO failed;
+    RETURN NEXT;
+
     chk := '| & - = UNION INTERSECT EXCEPT';
     EXECUTE format($q$SELECT count(*) FROM ds_sets a, ds_sets b
         WHERE a.s IS NOT NULL AND b.s IS NOT NULL AND (
@@ -330,6 +347,26 @@ RESET min_parallel_table_scan_size;
 SELECT g % 3 AS k, cardinality(distinct_set_union_agg(s)) AS n,
        cardinality(distinct_set_union_agg(s)) = cardinality(distinct_set_to_array(distinct_set_union_agg(s), 0)) AS same
 FROM ds_par_sets GROUP BY 1 HAVING cardinality(distinct_set_union_agg(s)) > 0 ORDER BY 1;
+-- cardinality of the set operators: counted without building the set
+EXPLAIN (VERBOSE, COSTS OFF)
+SELECT cardinality(a.s & b.s), cardinality(a.s | b.s), cardinality(a.s - b.s)
+FROM ds_par_sets a, ds_par_sets b WHERE a.g = 1 AND b.g = 2;
+-- dense keys (a bitmap), disjoint ranges, an empty set, and sparse keys,
+-- against native INTERSECT / UNION / EXCEPT
+SELECT x,
+       cardinality(distinct_set(a) & distinct_set(b)) =
+           (SELECT count(*) FROM (SELECT unnest(a) INTERSECT SELECT unnest(b)) q) AS i_ok,
+       cardinality(distinct_set(a) | distinct_set(b)) =
+           (SELECT count(*) FROM (SELECT unnest(a) UNION SELECT unnest(b)) q) AS u_ok,
+       cardinality(distinct_set(a) - distinct_set(b)) =
+           (SELECT count(*) FROM (SELECT unnest(a) EXCEPT SELECT unnest(b)) q) AS d_ok
+FROM (VALUES ('dense', ARRAY(SELECT generate_series(1, 3000, 2)::int8),
+                       ARRAY(SELECT generate_series(1000, 5000, 3)::int8)),
+             ('disjoint', ARRAY[1, 2, 3]::int8[], ARRAY[7, 8]::int8[]),
+             ('empty', '{}'::int8[], ARRAY[7, 8]::int8[]),
+             ('sparse', ARRAY(SELECT x::int8 * 1000003 FROM generate_series(1, 3000, 2) x),
+                        ARRAY(SELECT x::int8 * 1000003 FROM generate_series(1000, 5000, 3) x))) v(x, a, b)
+ORDER BY 1;
 -- not rewritten: a set that is not an aggregate's, an aggregate of another schema
 EXPLAIN (VERBOSE, COSTS OFF) SELECT cardinality(s) FROM ds_par_sets;
 CREATE SCHEMA ds_other;
