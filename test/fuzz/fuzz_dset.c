@@ -218,8 +218,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 						last;
 			InPlace		ip = {0};
 
+			uint64		bits[64] = {0};
+
 			dset_key_range(ds, &h, &first, &last);
 			dset_foreach_key(ds, &h, count_keys, &ip);
+			/* a bitmap of 4096 keys from the first: the rest ignored */
+			dset_or_bits(ds, &h, bits, first, 4096);
 		}
 	}
 	flinfo.fn_extra = NULL;
@@ -270,6 +274,26 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		ip.n = n;
 		dset_foreach_key(ds, &h, count_keys, &ip);
 		CHECK(ip.seen == n && ip.same, "dset_foreach_key");
+
+		/* dset_or_bits: the keys within 4096 of a base at or below the first */
+		{
+			uint64		bits[64] = {0};
+			uint64		base = av[0] - Min(av[0], (uint64) (data[0] & 0x3F));
+			size_t		inside = 0;
+			size_t		set = 0;
+
+			dset_or_bits(ds, &h, bits, base, 4096);
+			for (size_t i = 0; i < n; i++)
+				if (av[i] - base < 4096)
+				{
+					inside++;
+					CHECK((bits[(av[i] - base) >> 6] >> ((av[i] - base) & 63)) & 1,
+						  "dset_or_bits: a key's bit not set");
+				}
+			for (int w = 0; w < 64; w++)
+				set += __builtin_popcountll(bits[w]);
+			CHECK(set == inside, "dset_or_bits: bits of keys not in the set");
+		}
 	}
 
 	/* B: keys derived from the input, with repeats, overlaps and runs */
