@@ -25,6 +25,7 @@ p.add_argument("--users", type=int, default=20000000)
 p.add_argument("--runs", type=int, default=5)
 p.add_argument("--quick", action="store_true", help="7 days of 100k events, 3 runs")
 p.add_argument("--out", default="bench/results/sets")
+p.add_argument("--note", default="", help="a line for the report (e.g. what else ran)")
 a = p.parse_args()
 if a.quick:
     a.days, a.per_day, a.runs = 7, 100000, 3
@@ -138,6 +139,28 @@ questions = [
      "SELECT rb_and_cardinality(a.r, b.r) FROM rb_daily a, rb_daily b WHERE a.day = 1 AND b.day = %d" % a.days,
      None,
      "SELECT count(*) FROM (SELECT user_id FROM events WHERE day = 1 INTERSECT SELECT user_id FROM events WHERE day = %d) x" % a.days),
+    ("weekly sets themselves (the union encoded, GROUP BY week)",
+     "SELECT sum(cardinality(u)) FROM (SELECT distinct_set_union_agg(s) AS u FROM ds_daily GROUP BY (day - 1) / 7) x",
+     "SELECT sum(rb_cardinality(u)) FROM (SELECT rb_or_agg(r) AS u FROM rb_daily GROUP BY (day - 1) / 7) x",
+     None, None),
+    ("7-day rolling distinct users, every day (sliding window frames)",
+     "SELECT sum(n) FROM (SELECT cardinality(distinct_set_union_agg(s) OVER (ORDER BY day ROWS 6 PRECEDING)) AS n FROM ds_daily) x",
+     "SELECT sum(n) FROM (SELECT rb_cardinality(rb_or_agg(r) OVER (ORDER BY day ROWS 6 PRECEDING)) AS n FROM rb_daily) x",
+     "SELECT sum(n)::bigint FROM (SELECT hll_cardinality(hll_union_agg(h) OVER (ORDER BY day ROWS 6 PRECEDING)) AS n FROM hll_daily) x",
+     None),
+    ("7-day rolling sets themselves, every day (sliding frames)",
+     "SELECT sum(cardinality(u)) FROM (SELECT distinct_set_union_agg(s) OVER (ORDER BY day ROWS 6 PRECEDING) AS u FROM ds_daily) x",
+     "SELECT sum(rb_cardinality(u)) FROM (SELECT rb_or_agg(r) OVER (ORDER BY day ROWS 6 PRECEDING) AS u FROM rb_daily) x",
+     None, None),
+    ("distinct users since the first day, every day (running frames)",
+     "SELECT sum(n) FROM (SELECT cardinality(distinct_set_union_agg(s) OVER (ORDER BY day)) AS n FROM ds_daily) x",
+     "SELECT sum(n) FROM (SELECT rb_cardinality(rb_or_agg(r) OVER (ORDER BY day)) AS n FROM rb_daily) x",
+     "SELECT sum(n)::bigint FROM (SELECT hll_cardinality(hll_union_agg(h) OVER (ORDER BY day)) AS n FROM hll_daily) x",
+     None),
+    ("sets since the first day themselves, every day (running frames)",
+     "SELECT sum(cardinality(u)) FROM (SELECT distinct_set_union_agg(s) OVER (ORDER BY day) AS u FROM ds_daily) x",
+     "SELECT sum(rb_cardinality(u)) FROM (SELECT rb_or_agg(r) OVER (ORDER BY day) AS u FROM rb_daily) x",
+     None, None),
     ("cardinality of every daily set",
      "SELECT sum(cardinality(s)) FROM ds_daily",
      "SELECT sum(rb_cardinality(r)) FROM rb_daily",
@@ -158,7 +181,10 @@ os.makedirs(a.out, exist_ok=True)
 with open(os.path.join(a.out, "results.json"), "w") as f:
     json.dump(results, f, indent=1)
 lines = ["# Stored sets", "", "`%s`: %d days of %d events, users drawn from %d; median of %d runs "
-         "(native: 1 run); PostgreSQL serial plans." % (a.command, a.days, a.per_day, a.users, a.runs), "",
+         "(native: 1 run); PostgreSQL serial plans." % (a.command, a.days, a.per_day, a.users, a.runs)]
+if a.note:
+    lines += ["", a.note]
+lines += ["",
          "## Size (pg_column_size)", "",
          "| shape | values | distinct_set bytes | B/value | roaring (rb_runoptimize) bytes | B/value | hll bytes |",
          "|---|---|---|---|---|---|---|"]
