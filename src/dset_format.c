@@ -91,58 +91,53 @@ count_runs_next(CDKeyReader *r, uint64 *dst, uint32 max)
 	return m;
 }
 
-/* The exact size of the runs layout of r's keys (read from the start). */
-static Size
-runs_size(CDKeyReader *r, int width)
+/* one run of the runs layout: its size, and its bytes if buf is not NULL */
+static inline Size
+put_run(StringInfo buf, int width, bool first, uint64 start, uint64 len,
+		uint64 prevend)
 {
-	uint64		batch[DSET_BLOCK];
-	uint32		m;
-	uint32		nruns = 0;
-	uint64		start = 0;
-	uint64		len = 0;
-	Size		size = 0;
+	Size		size;
 
-	r->pos = 0;
-	while ((m = r->next_fixed(r, batch, DSET_BLOCK)) > 0)
+	if (first)
 	{
-		uint32		i;
-
-		for (i = 0; i < m; i++)
+		size = width;
+		if (buf != NULL)
 		{
-			uint64		k = batch[i];
+			int			j;
 
-			if (nruns > 0 && k == start + len)
-			{
-				len++;
-				continue;
-			}
-			/* a run ends: its length; a new one: its distance */
-			if (nruns > 0)
-				size += cd_varint_size(len - 1) +
-					cd_varint_size(k - (start + len - 1) - 2);
-			else
-				size += width;
-			nruns++;
-			start = k;
-			len = 1;
+			for (j = width - 1; j >= 0; j--)
+				appendStringInfoCharMacro(buf, (char) (start >> (8 * j)));
 		}
-		CHECK_FOR_INTERRUPTS();
 	}
-	return size + cd_varint_size(len - 1) + cd_varint_size(nruns);
+	else
+	{
+		size = cd_varint_size(start - prevend - 2);
+		if (buf != NULL)
+			cd_send_varint(buf, start - prevend - 2);
+	}
+	if (buf != NULL)
+		cd_send_varint(buf, len - 1);
+	return size + cd_varint_size(len - 1);
 }
 
-/* the runs layout of a stream of nruns runs of fixed-width keys */
-static void
-pack_runs(StringInfo buf, CDKeyReader *r, int width, uint32 nruns)
+/*
+ * The runs layout of r's keys (read from the start), nruns runs: its size,
+ * and its bytes appended to buf if not NULL.
+ */
+static Size
+runs_layout(CDKeyReader *r, int width, uint32 nruns, StringInfo buf)
 {
 	uint64		batch[DSET_BLOCK];
 	uint32		m;
-	bool		first = true;
+	uint32		seen = 0;
 	uint64		start = 0;
 	uint64		len = 0;
 	uint64		prevend = 0;
+	Size		size = cd_varint_size(nruns);
 
-	cd_send_varint(buf, nruns);
+	if (buf != NULL)
+		cd_send_varint(buf, nruns);
+	r->pos = 0;
 	while ((m = r->next_fixed(r, batch, DSET_BLOCK)) > 0)
 	{
 		uint32		i;
@@ -158,37 +153,18 @@ pack_runs(StringInfo buf, CDKeyReader *r, int width, uint32 nruns)
 			}
 			if (len > 0)
 			{
-				/* the run start .. start + len - 1 ends */
-				if (first)
-				{
-					int			j;
-
-					for (j = width - 1; j >= 0; j--)
-						appendStringInfoCharMacro(buf, (char) (start >> (8 * j)));
-					first = false;
-				}
-				else
-					cd_send_varint(buf, start - prevend - 2);
-				cd_send_varint(buf, len - 1);
+				size += put_run(buf, width, seen++ == 0, start, len, prevend);
 				prevend = start + len - 1;
 			}
 			start = k;
 			len = 1;
 		}
+		CHECK_FOR_INTERRUPTS();
 	}
 	if (len > 0)
-	{
-		if (first)
-		{
-			int			j;
-
-			for (j = width - 1; j >= 0; j--)
-				appendStringInfoCharMacro(buf, (char) (start >> (8 * j)));
-		}
-		else
-			cd_send_varint(buf, start - prevend - 2);
-		cd_send_varint(buf, len - 1);
-	}
+		size += put_run(buf, width, seen++ == 0, start, len, prevend);
+	Assert(seen == nruns);
+	return size;
 }
 
 static void
@@ -304,12 +280,11 @@ dset_encode_fixed(const CDKeyType *kt, CDKeyReader *r)
 	blocks = buf.len - start;
 
 	if (rc.nruns > 0 && kt->width + 2 * (Size) rc.nruns < blocks &&
-		runs_size(r, kt->width) < blocks)
+		runs_layout(r, kt->width, rc.nruns, NULL) < blocks)
 	{
 		buf.len = start;
 		buf.data[VARHDRSZ + 3] = DSET_FLAG_RUNS;
-		r->pos = 0;
-		pack_runs(&buf, r, kt->width, rc.nruns);
+		(void) runs_layout(r, kt->width, rc.nruns, &buf);
 	}
 	SET_VARSIZE(buf.data, buf.len);
 	return (bytea *) buf.data;
