@@ -201,9 +201,12 @@ extern void dset_invalid(const char *detail) pg_attribute_noreturn();
 extern bytea *dset_encode(const CDKeyType *kt, const DSKeys *keys);
 /*
  * The same for the r->count fixed-width keys of r (strictly increasing),
- * which it reads twice (sizes, then bytes), setting r->pos to 0 each time.
+ * which it reads from the start (r->pos set to 0), again when the runs
+ * layout may be shorter; nruns: the number of maximal runs of consecutive
+ * keys, if the caller knows it, else -1.
  */
-extern bytea *dset_encode_fixed(const CDKeyType *kt, CDKeyReader *r);
+extern bytea *dset_encode_fixed(const CDKeyType *kt, CDKeyReader *r,
+								int64 nruns);
 /* The number of values in a stored set (the first 8 bytes suffice). */
 extern uint32 dset_count(const bytea *ds);
 /* a stored set's header, as read by dset_header */

@@ -331,6 +331,27 @@ done:
 	return o;
 }
 
+/*
+ * The number of maximal runs of set bits: of bits set whose lower neighbour
+ * (the previous word's top bit for bit 0) is not.
+ */
+static uint64
+bitmap_runs(const DSBitmap *bm)
+{
+	uint64		n = 0;
+	uint64		carry = 0;
+	Size		w;
+
+	for (w = 0; w < bm->nwords; w++)
+	{
+		uint64		word = bm->bits[w];
+
+		n += pg_popcount64(word & ~((word << 1) | carry));
+		carry = word >> 63;
+	}
+	return n;
+}
+
 /* a bitmap's keys (of kt) as a stored set */
 static bytea *
 bitmap_encode(const CDKeyType *kt, const DSBitmap *bm)
@@ -343,7 +364,7 @@ bitmap_encode(const CDKeyType *kt, const DSBitmap *bm)
 	br.w = 0;
 	br.word = 0;
 	cd_key_reader_init(&br.r, &br, (uint32) bitmap_count(bm), bitmap_next, NULL);
-	return dset_encode_fixed(kt, &br.r);
+	return dset_encode_fixed(kt, &br.r, (int64) bitmap_runs(bm));
 }
 
 /* the bitmap's keys as the one run (in the state's context); frees it */

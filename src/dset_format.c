@@ -257,7 +257,7 @@ too_large(uint32 n, const char *what)
  * and a byte, and their count a byte.
  */
 bytea *
-dset_encode_fixed(const CDKeyType *kt, CDKeyReader *r)
+dset_encode_fixed(const CDKeyType *kt, CDKeyReader *r, int64 nruns)
 {
 	StringInfoData buf;
 	RunCounter	rc;
@@ -272,19 +272,25 @@ dset_encode_fixed(const CDKeyType *kt, CDKeyReader *r)
 	start = buf.len;
 
 	r->pos = 0;
-	rc.inner = r;
-	rc.nruns = 0;
-	rc.last = 0;
-	cd_key_reader_init(&rc.r, &rc, r->count, count_runs_next, NULL);
-	cd_pack_fixed(&buf, &rc.r, kt->width);
+	if (nruns >= 0)
+		cd_pack_fixed(&buf, r, kt->width);
+	else
+	{
+		rc.inner = r;
+		rc.nruns = 0;
+		rc.last = 0;
+		cd_key_reader_init(&rc.r, &rc, r->count, count_runs_next, NULL);
+		cd_pack_fixed(&buf, &rc.r, kt->width);
+		nruns = rc.nruns;
+	}
 	blocks = buf.len - start;
 
-	if (rc.nruns > 0 && kt->width + 2 * (Size) rc.nruns < blocks &&
-		runs_layout(r, kt->width, rc.nruns, NULL) < blocks)
+	if (nruns > 0 && kt->width + 2 * (Size) nruns < blocks &&
+		runs_layout(r, kt->width, (uint32) nruns, NULL) < blocks)
 	{
 		buf.len = start;
 		buf.data[VARHDRSZ + 3] = DSET_FLAG_RUNS;
-		(void) runs_layout(r, kt->width, rc.nruns, &buf);
+		(void) runs_layout(r, kt->width, (uint32) nruns, &buf);
 	}
 	SET_VARSIZE(buf.data, buf.len);
 	return (bytea *) buf.data;
@@ -302,7 +308,7 @@ dset_encode(const CDKeyType *kt, const DSKeys *keys)
 		CDKeyReader r;
 
 		dsk_reader(keys, &r);
-		return dset_encode_fixed(kt, &r);
+		return dset_encode_fixed(kt, &r, -1);
 	}
 	/* every stored set can be decoded (DSET_MAX_DECODED) */
 	for (i = 0; i < keys->n && decoded <= DSET_MAX_DECODED; i++)

@@ -452,6 +452,20 @@ FROM (SELECT 'rows 6 preceding' AS w, g,
 GROUP BY w ORDER BY w;
 DROP TABLE ds_mv, ds_mv_sets;
 
+-- the union's bitmap encoded in both layouts (runs: flag 1 in byte 3), the
+-- same bytes as the set built from the values
+WITH s AS (SELECT g, distinct_set(ARRAY(SELECT x FROM generate_series(g * 1000, g * 1000 + 1500) x)) AS s
+           FROM generate_series(1, 50) g)
+SELECT distinct_set_union_agg(s) = distinct_set(ARRAY(SELECT generate_series(1000, 51500))) AS same,
+       get_byte(distinct_set_send(distinct_set_union_agg(s)), 3) AS flags
+FROM s;
+WITH s AS (SELECT g, distinct_set(ARRAY(SELECT x FROM generate_series(g * 1000, g * 1000 + 1500, 3) x)) AS s
+           FROM generate_series(1, 50) g)
+SELECT distinct_set_union_agg(s) = distinct_set(ARRAY(SELECT x FROM generate_series(1, 50) g,
+                                                      generate_series(g * 1000, g * 1000 + 1500, 3) x)) AS same,
+       get_byte(distinct_set_send(distinct_set_union_agg(s)), 3) AS flags
+FROM s;
+
 -- running frames: the union's state (a bitmap here) keeps growing after
 -- each frame's result
 SELECT count(*) AS frames, count(*) FILTER (WHERE u IS DISTINCT FROM r) AS failed
