@@ -52,7 +52,7 @@ finish() {
     exit
 }
 
-work=$(mktemp -d /tmp/count_distinct-pgupgrade.XXXXXX) || exit 1
+work=$(mktemp -d -t count_distinct-pgupgrade.XXXXXX) || exit 1
 chmod 755 "$work"
 old_prefix=""
 new_prefix=""
