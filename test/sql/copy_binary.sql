@@ -84,8 +84,9 @@ SELECT (SELECT distinct_set_union_agg(s) FROM cb_back WHERE kind = 'int4')
 -- holds the set's binary form (distinct_set_send) with the byte changed;
 -- COPY BINARY writes a bytea as its bytes, so the file is the one a
 -- distinct_set column would give, with that byte flipped.  Version 1 of the
--- format has no checksum: a flip inside the keys can give another valid,
--- canonical set (other values), which binary input cannot tell from a
+-- format has no checksum: a flip inside the keys, or one that turns the
+-- element type into another with keys of the same kind, can give another
+-- valid, canonical set (other values), which binary input cannot tell from a
 -- genuine one; the other flips are refused with SQLSTATE 22P03.
 CREATE TABLE cb_bad (id int, kind text, pos text, b bytea);
 INSERT INTO cb_bad
@@ -96,6 +97,11 @@ FROM cb_sets s,
                      ('type', 10, 1), ('middle of the keys', octet_length(distinct_set_send(s.s)) / 2, 128),
                      ('last byte', octet_length(distinct_set_send(s.s)) - 1, 1)) p(pos, off, mask)
 WHERE s.ty = 'large' AND s.kind = 'int4' OR s.ty = 'small' AND s.g = 1 AND s.kind IN ('text', 'uuid', 'numeric');
+-- one bit of the type's OID: text (25) becomes bytea (17), keys of the same kind
+INSERT INTO cb_bad
+SELECT s.id, s.kind, 'type: text to bytea',
+       set_byte(distinct_set_send(s.s), 12, get_byte(distinct_set_send(s.s), 12) # 8)
+FROM cb_sets s WHERE s.ty = 'small' AND s.g = 1 AND s.kind = 'text';
 CREATE TABLE cb_bad_in (s distinct_set);
 \set VERBOSITY default
 \copy (SELECT b FROM cb_bad WHERE kind = 'int4' AND pos = 'format version') TO 'results/copy_binary_bad1.bin' WITH (FORMAT binary)
