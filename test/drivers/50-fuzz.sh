@@ -3,7 +3,9 @@
 # + AddressSanitizer + UBSan, src/serialize.c, set.c, sort.c, key.c outside
 # the server, see test/fuzz/), replays the committed seed corpus, then fuzzes
 # for CD_FUZZ_SECONDS (default 60; CD_LONG=1: 1800).  Then the same for the
-# stored-set format (test/fuzz/fuzz_dset.c, seeds in test/fuzz/corpus-dset).
+# stored-set format (test/fuzz/fuzz_dset.c, seeds in test/fuzz/corpus-dset),
+# and for the stored sets' text input and output (test/fuzz/fuzz_dset_text.c,
+# seeds in test/fuzz/corpus-dset-text).
 # Installs clang-14 and libclang-rt-14-dev (Debian) when missing and run as root.
 # Needs the server headers: PG_CONFIG, else $CD_CLUSTER_BINDIR/pg_config, else pg_config.
 set -u
@@ -30,6 +32,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 "$here/build.sh" "$work/fuzz_state" >"$work/build.log" 2>&1 || { cat "$work/build.log"; fail "the harness did not build"; }
 "$here/build.sh" "$work/fuzz_dset" dset >"$work/build.log" 2>&1 || { cat "$work/build.log"; fail "the stored-set harness did not build"; }
+"$here/build.sh" "$work/fuzz_dset_text" dset_text >"$work/build.log" 2>&1 || { cat "$work/build.log"; fail "the stored-set text input harness did not build"; }
 
 passed=0
 # 0. size limits: states over 1 GB serialized, or too large for an array,
@@ -64,27 +67,41 @@ fi
 echo "ok: ${execs:-0} executions in $secs s, no crash, no sanitizer report"
 passed=$((passed + 1))
 
+# replay HARNESS CORPUS LABEL, then fuzz it for $secs s (new inputs go to a
+# scratch corpus, not the committed one)
+replay_and_fuzz() {
+    local h=$1 corpus=$2 label=$3 rc execs a
+    "$work/$h" "$here/$corpus"/* >"$work/replay.log" 2>&1 || { tail -40 "$work/replay.log"; fail "replaying the $label seed corpus"; }
+    echo "ok: replayed $(ls "$here/$corpus" | wc -l) $label seed inputs"
+    passed=$((passed + 1))
+    mkdir -p "$work/$corpus"
+    (cd "$work" && "./$h" -max_total_time="$secs" -max_len=8192 -timeout=30 -rss_limit_mb=2048 \
+        -print_final_stats=1 -artifact_prefix="$work/artifacts/" "$work/$corpus" "$here/$corpus") \
+        >"$work/fuzz.log" 2>&1
+    rc=$?
+    execs=$(sed -nE 's/^stat::number_of_executed_units: *([0-9]+)/\1/p' "$work/fuzz.log")
+    grep -E '^#[0-9]+ +DONE' "$work/fuzz.log" | tail -1
+    if [ $rc -ne 0 ]; then
+        tail -60 "$work/fuzz.log"
+        for a in "$work"/artifacts/*; do
+            [ -e "$a" ] || continue
+            echo "crashing input $(basename "$a") (hex):"; od -An -tx1 "$a" | head -20
+        done
+        echo "FAIL: the $label fuzzer found a problem (exit $rc) after ${execs:-?} executions"
+        echo "fuzz: $passed passed, 1 failed"
+        exit 1
+    fi
+    echo "ok: $label: ${execs:-0} executions in $secs s, no crash, no sanitizer report"
+    passed=$((passed + 1))
+}
+
 # 3. the stored-set format: its seed corpus, then fuzzing
-"$work/fuzz_dset" "$here"/corpus-dset/* >"$work/replay.log" 2>&1 || { tail -40 "$work/replay.log"; fail "replaying the stored-set seed corpus"; }
-echo "ok: replayed $(ls "$here/corpus-dset" | wc -l) stored-set seed inputs"
-passed=$((passed + 1))
-mkdir -p "$work/corpus-dset"
-(cd "$work" && ./fuzz_dset -max_total_time="$secs" -max_len=8192 -timeout=30 -rss_limit_mb=2048 \
-    -print_final_stats=1 -artifact_prefix="$work/artifacts/" "$work/corpus-dset" "$here/corpus-dset") \
-    >"$work/fuzz.log" 2>&1
-rc=$?
-execs=$(sed -nE 's/^stat::number_of_executed_units: *([0-9]+)/\1/p' "$work/fuzz.log")
-grep -E '^#[0-9]+ +DONE' "$work/fuzz.log" | tail -1
-if [ $rc -ne 0 ]; then
-    tail -60 "$work/fuzz.log"
-    for a in "$work"/artifacts/*; do
-        [ -e "$a" ] || continue
-        echo "crashing input $(basename "$a") (hex):"; od -An -tx1 "$a" | head -20
-    done
-    echo "FAIL: the stored-set fuzzer found a problem (exit $rc) after ${execs:-?} executions"
-    echo "fuzz: $passed passed, 1 failed"
-    exit 1
-fi
-echo "ok: stored sets: ${execs:-0} executions in $secs s, no crash, no sanitizer report"
-passed=$((passed + 1))
+replay_and_fuzz fuzz_dset corpus-dset stored-set
+
+# 4. the stored sets' text input and output: the seeds must include accepted
+#    inputs (the round trip is checked on those), then fuzzing
+n=$(CD_FUZZ_VERBOSE=1 "$work/fuzz_dset_text" "$here"/corpus-dset-text/* 2>&1 | grep -c '^accepted: ')
+[ "$n" -ge 5 ] || fail "only $n of the text seed inputs are accepted"
+echo "($n of the text seed inputs are accepted)"
+replay_and_fuzz fuzz_dset_text corpus-dset-text "stored-set text input"
 echo "fuzz: $passed passed, 0 failed"

@@ -7,7 +7,10 @@
 #   functions are stubbed: pgstub.c);
 # HARNESS dset (default output test/fuzz/fuzz_dset): the stored-set format
 #   and its set algebra, from src/dset_format.c, dset_keys.c, dset_ops.c and
-#   the same files.
+#   the same files;
+# HARNESS dset_text (default output test/fuzz/fuzz_dset_text): the stored
+#   sets' text input and output (src/dset_io.c) with the files of dset and
+#   a stub array_in / array_out and type-name parser (pgstub_dset_text.c).
 # Needs clang (CLANG, default clang-14 or clang), libFuzzer (Debian:
 # libclang-rt-14-dev) and the server headers (PG_CONFIG, default pg_config).
 set -eu
@@ -21,6 +24,7 @@ inc=$("$PG_CONFIG" --includedir-server)
 case $harness in
     state) extra="" ;;
     dset) extra="$here/pgstub_dset.c $top/src/dset_format.c $top/src/dset_keys.c $top/src/dset_ops.c $top/src/moving.c $top/src/key_moving.c" ;;
+    dset_text) extra="$here/pgstub_dset.c $here/pgstub_dset_text.c $top/src/dset_io.c $top/src/dset_format.c $top/src/dset_keys.c $top/src/dset_ops.c $top/src/moving.c $top/src/key_moving.c" ;;
     *) echo "unknown harness $harness" >&2; exit 2 ;;
 esac
 "$CLANG" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \

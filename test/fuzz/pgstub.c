@@ -724,20 +724,167 @@ get_typlenbyvalalign(Oid typid, int16 *typlen, bool *typbyval, char *typalign)
 	*typalign = t->typalign;
 }
 
+/* as the server names the types of the stub catalog (a domain: its name) */
 char *
 format_type_be(Oid type_oid)
 {
-	char	   *s = palloc(32);
+	const StubType *t = stub_type(type_oid);
+	const char *name = NULL;
+	char	   *s = palloc(64);
 
-	snprintf(s, 32, "type %u", type_oid);
+	switch (type_oid)
+	{
+		case INT2OID:
+			name = "smallint";
+			break;
+		case INT4OID:
+			name = "integer";
+			break;
+		case INT8OID:
+			name = "bigint";
+			break;
+		case BOOLOID:
+			name = "boolean";
+			break;
+		case FLOAT4OID:
+			name = "real";
+			break;
+		case FLOAT8OID:
+			name = "double precision";
+			break;
+		case CHAROID:
+			name = "\"char\"";
+			break;
+	}
+	if (name == NULL && t != NULL)
+		name = t->typname;
+	if (name != NULL)
+		snprintf(s, 64, "%s", name);
+	else
+		snprintf(s, 64, "type %u", type_oid);
 	return s;
+}
+
+/*
+ * Arrays of fixed-width pass-by-value elements (every stub type but point),
+ * in the server's layout (utils/array.h): what the text input harness
+ * builds and reads; other element types abort.
+ */
+#include "utils/array.h"
+
+int
+ArrayGetNItems(int ndim, const int *dims)
+{
+	int64		n = 1;
+
+	if (ndim <= 0)
+		return 0;
+	for (int i = 0; i < ndim; i++)
+	{
+		if (dims[i] < 0)
+			elog(ERROR, "negative array dimension");
+		n *= dims[i];
+		if (n > (int64) MaxArraySize)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("array size exceeds the maximum allowed")));
+	}
+	return (int) n;
+}
+
+static void
+stub_check_elem(int elmlen, bool elmbyval)
+{
+	if (!elmbyval || elmlen <= 0 || elmlen > 8)
+	{
+		fprintf(stderr, "stub: arrays of this element type are not supported\n");
+		abort();
+	}
+}
+
+ArrayType *
+construct_md_array(Datum *elems, bool *nulls, int ndims, int *dims, int *lbs,
+				   Oid elmtype, int elmlen, bool elmbyval, char elmalign)
+{
+	int			nitems = ArrayGetNItems(ndims, dims);
+	int			nnull = 0;
+	Size		dataoffset;
+	Size		size;
+	ArrayType  *a;
+	char	   *p;
+	bits8	   *bitmap;
+
+	stub_check_elem(elmlen, elmbyval);
+	for (int i = 0; nulls != NULL && i < nitems; i++)
+		nnull += nulls[i] ? 1 : 0;
+	dataoffset = nnull > 0 ? ARR_OVERHEAD_WITHNULLS(ndims, nitems) : ARR_OVERHEAD_NONULLS(ndims);
+	size = dataoffset + (Size) (nitems - nnull) * att_align_nominal(elmlen, elmalign);
+	a = palloc0(size);
+	SET_VARSIZE(a, size);
+	a->ndim = ndims;
+	a->dataoffset = nnull > 0 ? (int32) dataoffset : 0;
+	a->elemtype = elmtype;
+	if (ndims > 0)
+	{
+		memcpy(ARR_DIMS(a), dims, ndims * sizeof(int));
+		memcpy(ARR_LBOUND(a), lbs, ndims * sizeof(int));
+	}
+	p = ARR_DATA_PTR(a);
+	bitmap = ARR_NULLBITMAP(a);
+	for (int i = 0; i < nitems; i++)
+	{
+		if (nulls != NULL && nulls[i])
+			continue;
+		if (bitmap != NULL)
+			bitmap[i / 8] |= 1 << (i % 8);
+		store_att_byval(p, elems[i], elmlen);
+		p += att_align_nominal(elmlen, elmalign);
+	}
+	return a;
+}
+
+ArrayType *
+construct_array(Datum *elems, int nelems, Oid elmtype, int elmlen,
+				bool elmbyval, char elmalign)
+{
+	int			dims[1] = {nelems};
+	int			lbs[1] = {1};
+
+	if (nelems == 0)
+		return construct_md_array(elems, NULL, 0, dims, lbs, elmtype, elmlen, elmbyval, elmalign);
+	return construct_md_array(elems, NULL, 1, dims, lbs, elmtype, elmlen, elmbyval, elmalign);
+}
+
+void
+deconstruct_array(ArrayType *array, Oid elmtype, int elmlen, bool elmbyval,
+				  char elmalign, Datum **elemsp, bool **nullsp, int *nelemsp)
+{
+	int			nitems = ArrayGetNItems(ARR_NDIM(array), ARR_DIMS(array));
+	char	   *p = ARR_DATA_PTR(array);
+	bits8	   *bitmap = ARR_NULLBITMAP(array);
+
+	stub_check_elem(elmlen, elmbyval);
+	Assert(ARR_ELEMTYPE(array) == elmtype);
+	*elemsp = palloc(Max(nitems, 1) * sizeof(Datum));
+	*nullsp = palloc0(Max(nitems, 1) * sizeof(bool));
+	*nelemsp = nitems;
+	for (int i = 0; i < nitems; i++)
+	{
+		if (bitmap != NULL && (bitmap[i / 8] & (1 << (i % 8))) == 0)
+		{
+			(*elemsp)[i] = (Datum) 0;
+			(*nullsp)[i] = true;
+			continue;
+		}
+		(*elemsp)[i] = fetch_att(p, true, elmlen);
+		p += att_align_nominal(elmlen, elmalign);
+	}
 }
 
 /* value_io.c's value paths (composites, arrays, domains, leaves) */
 sigjmp_buf *PG_exception_stack = NULL;
 ErrorContextCallback *error_context_stack = NULL;
 void pg_re_throw(void) { STUB_UNREACHABLE("pg_re_throw"); }
-int ArrayGetNItems(int ndim, const int *dims) { STUB_UNREACHABLE("ArrayGetNItems"); }
 TupleDesc BlessTupleDesc(TupleDesc tupdesc) { STUB_UNREACHABLE("BlessTupleDesc"); }
 TupleDesc CreateTemplateTupleDesc(int natts) { STUB_UNREACHABLE("CreateTemplateTupleDesc"); }
 TupleDesc CreateTupleDescCopy(TupleDesc tupdesc) { STUB_UNREACHABLE("CreateTupleDescCopy"); }
@@ -747,8 +894,6 @@ void TupleDescInitEntry(TupleDesc desc, AttrNumber attributeNumber, const char *
 void TupleDescInitEntryCollation(TupleDesc desc, AttrNumber attributeNumber, Oid collationid) { STUB_UNREACHABLE("TupleDescInitEntryCollation"); }
 void check_stack_depth(void) { STUB_UNREACHABLE("check_stack_depth"); }
 ArrayType *construct_empty_array(Oid elmtype) { STUB_UNREACHABLE("construct_empty_array"); }
-ArrayType *construct_md_array(Datum *elems, bool *nulls, int ndims, int *dims, int *lbs, Oid elmtype, int elmlen, bool elmbyval, char elmalign) { STUB_UNREACHABLE("construct_md_array"); }
-void deconstruct_array(ArrayType *array, Oid elmtype, int elmlen, bool elmbyval, char elmalign, Datum **elemsp, bool **nullsp, int *nelemsp) { STUB_UNREACHABLE("deconstruct_array"); }
 void domain_check(Datum value, bool isnull, Oid domainType, void **extra, MemoryContext mcxt) { STUB_UNREACHABLE("domain_check"); }
 Oid getBaseTypeAndTypmod(Oid typid, int32 *typmod) { STUB_UNREACHABLE("getBaseTypeAndTypmod"); }
 Oid get_element_type(Oid typid) { STUB_UNREACHABLE("get_element_type"); }
@@ -758,7 +903,15 @@ void heap_deform_tuple(HeapTuple tuple, TupleDesc tupleDesc, Datum *values, bool
 HeapTuple heap_form_tuple(TupleDesc tupleDescriptor, Datum *values, bool *isnull) { STUB_UNREACHABLE("heap_form_tuple"); }
 void heap_freetuple(HeapTuple htup) { STUB_UNREACHABLE("heap_freetuple"); }
 TupleDesc lookup_rowtype_tupdesc(Oid type_id, int32 typmod) { STUB_UNREACHABLE("lookup_rowtype_tupdesc"); }
-struct varlena *pg_detoast_datum(struct varlena *datum) { STUB_UNREACHABLE("pg_detoast_datum"); }
+
+/* values built by the harness are never toasted or short */
+struct varlena *
+pg_detoast_datum(struct varlena *datum)
+{
+	if (VARATT_IS_EXTENDED(datum))
+		STUB_UNREACHABLE("pg_detoast_datum (of a toasted or short value)");
+	return datum;
+}
 
 /* alloc.c's Generation context: the harness's allocators use none */
 MemoryContext GenerationContextCreate(MemoryContext parent, const char *name, Size minContextSize, Size initBlockSize, Size maxBlockSize) { STUB_UNREACHABLE("GenerationContextCreate"); }

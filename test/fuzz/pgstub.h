@@ -17,6 +17,7 @@
 #undef printf
 #undef fprintf
 #undef snprintf
+#undef vsnprintf
 #undef qsort
 
 /* larger requests fail like a server out of memory (keeps the fuzzer lean) */

@@ -10,6 +10,7 @@
  */
 #include "postgres.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -29,6 +30,23 @@ MemoryContextAllocHuge(MemoryContext context, Size size)
 	return MemoryContextAllocExtended(context, size, MCXT_ALLOC_HUGE);
 }
 
+char *
+psprintf(const char *fmt,...)
+{
+	va_list		args;
+	int			n;
+	char	   *s;
+
+	va_start(args, fmt);
+	n = vsnprintf(NULL, 0, fmt, args);
+	va_end(args);
+	s = palloc(n + 1);
+	va_start(args, fmt);
+	vsnprintf(s, n + 1, fmt, args);
+	va_end(args);
+	return s;
+}
+
 void
 appendStringInfoSpaces(StringInfo str, int count)
 {
@@ -39,7 +57,6 @@ appendStringInfoSpaces(StringInfo str, int count)
 ErrorData *CopyErrorData(void) { STUB_UNREACHABLE("CopyErrorData"); }
 void FlushErrorState(void) { STUB_UNREACHABLE("FlushErrorState"); }
 void ReThrowError(ErrorData *edata) { STUB_UNREACHABLE("ReThrowError"); }
-char *psprintf(const char *fmt,...) { STUB_UNREACHABLE("psprintf"); }
 uint32 hash_bytes(const unsigned char *k, int keylen) { STUB_UNREACHABLE("hash_bytes"); }
 uint64 hash_bytes_extended(const unsigned char *k, int keylen, uint64 seed) { STUB_UNREACHABLE("hash_bytes_extended"); }
 
