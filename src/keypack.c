@@ -22,24 +22,6 @@ max_key(int width)
 	return width == 8 ? PG_UINT64_MAX : (UINT64CONST(1) << (8 * width)) - 1;
 }
 
-/* the largest gap (minus one) between consecutive keys of a block */
-static inline uint64
-block_max_gap(const uint64 *keys, uint32 m)
-{
-	uint64		maxgap = 0;
-	uint64		prev = keys[0];
-	uint32		i;
-
-	for (i = 1; i < m; i++)
-	{
-		uint64		k = keys[i];
-
-		maxgap = Max(maxgap, k - prev - 1);
-		prev = k;
-	}
-	return maxgap;
-}
-
 Size
 cd_pack_fixed_size(CDKeyReader *r, int width, Size limit)
 {
@@ -84,7 +66,7 @@ cd_pack_fixed(StringInfo buf, CDKeyReader *r, int width)
 		send_key(buf, prev, width);
 		if (m == 1)
 			continue;
-		b = cd_bit_width(block_max_gap(block, m));
+		b = cd_block_gap_bits(block, m);
 		appendStringInfoCharMacro(buf, (char) b);
 		enlargeStringInfo(buf, (int) (((Size) (m - 1) * b + 7) / 8));
 		if (b <= 32)
