@@ -367,6 +367,19 @@ FROM (VALUES ('dense', ARRAY(SELECT generate_series(1, 3000, 2)::int8),
              ('sparse', ARRAY(SELECT x::int8 * 1000003 FROM generate_series(1, 3000, 2) x),
                         ARRAY(SELECT x::int8 * 1000003 FROM generate_series(1000, 5000, 3) x))) v(x, a, b)
 ORDER BY 1;
+-- an aggregate of the outer query inside a subquery, grouping sets, and
+-- EXCLUDE in a frame, against native counts
+SELECT k, (SELECT cardinality(distinct_set_union_agg(q.s)) FROM (VALUES (1)) o(x)) =
+          (SELECT count(DISTINCT v) FROM ds_par p WHERE p.g % 3 = q.k) AS outer_ok
+FROM (SELECT g % 3 AS k, s FROM ds_par_sets) q GROUP BY k ORDER BY k;
+SELECT k, n = (SELECT count(DISTINCT v) FROM ds_par p WHERE k IS NULL OR p.g % 2 = k) AS sets_ok
+FROM (SELECT g % 2 AS k, cardinality(distinct_set_union_agg(s)) AS n
+      FROM ds_par_sets GROUP BY GROUPING SETS ((g % 2), ())) z ORDER BY k;
+SELECT count(*) AS frames, count(*) FILTER (WHERE n IS DISTINCT FROM r) AS failed
+FROM (SELECT cardinality(distinct_set_union_agg(s) OVER (ORDER BY g ROWS BETWEEN 1 PRECEDING
+                                                           AND 1 FOLLOWING EXCLUDE CURRENT ROW)) AS n,
+             (SELECT count(DISTINCT v) FROM ds_par p WHERE p.g IN (q.g - 1, q.g + 1) AND p.g < 40) AS r
+      FROM (SELECT g, s FROM ds_par_sets WHERE g < 40) q) z;
 -- not rewritten: a set that is not an aggregate's, an aggregate of another schema
 EXPLAIN (VERBOSE, COSTS OFF) SELECT cardinality(s) FROM ds_par_sets;
 CREATE SCHEMA ds_other;
