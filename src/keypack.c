@@ -158,7 +158,7 @@ cd_unpack_fixed(StringInfo buf, const CDKeyType *kt, uint32 n, CDKeyWriter *w)
 		int			j;
 
 		if (end - p < width + (m > 1 ? 1 : 0))
-			cd_invalid_state("The keys run past the end of the state.");
+			cd_invalid_state("The keys run past the end of the value.");
 		for (j = 0; j < width; j++)
 			key = (key << 8) | *p++;
 		if (start > 0 && key <= last)
@@ -167,7 +167,7 @@ cd_unpack_fixed(StringInfo buf, const CDKeyType *kt, uint32 n, CDKeyWriter *w)
 		{
 			b = *p++;
 			if (b > 64 || (Size) (end - p) < ((Size) (m - 1) * b + 7) / 8)
-				cd_invalid_state("The keys run past the end of the state.");
+				cd_invalid_state("The keys run past the end of the value.");
 		}
 		block[0] = key;
 		i = 1;
@@ -333,7 +333,7 @@ cd_unpack_bytes(StringInfo buf, const CDKeyType *kt, uint32 n, CDKeyWriter *w)
 		if (shared > (Size) key.len || (i == 0 && shared > 0))
 			cd_invalid_state("A key shares more than the previous key.");
 		if (rest > (Size) (buf->len - buf->cursor))
-			cd_invalid_state("A key runs past the end of the state.");
+			cd_invalid_state("A key runs past the end of the value.");
 		bytes = buf->data + buf->cursor;
 		buf->cursor += rest;
 
