@@ -179,12 +179,20 @@ resize_keys(CDFixedSet *fs, Size nkeys, CDAlloc *alloc)
 	return fs;
 }
 
+static void fixed_compact(CDSet *set);
+
 static CDSet *
 fixed_resize(CDSet *set, Size bytes, CDAlloc *alloc)
 {
 	CDFixedSet *fs = as_fixed(set);
 	Size		target = (bytes + fs->extra - 1) / fs->extra;
 
+	/* a large set keeps its sorted part compressed instead (packedset.h) */
+	if (bytes > CD_PACKED_MIN_BYTES && alloc != NULL)
+	{
+		fixed_compact(set);
+		return cd_packed_from_set(set, alloc->aggcontext);
+	}
 	/* at the limit, keep going while compaction still frees room */
 	if (target > max_keys(fs->extra) && fs->capacity > fs->nall)
 		return set;
@@ -329,8 +337,16 @@ fixed_merge(CDSet *dst, CDSet *src, CDAlloc *alloc)
 	{
 		uint32		i;
 
+		/* dst may become a packed set on the way */
 		for (i = 0; i < s->nall; i++)
-			dst = cd_fixed_add_key(dst, cd_key_load(s->keys, s->extra, i), alloc);
+		{
+			uint64		key = cd_key_load(s->keys, s->extra, i);
+
+			if (dst->kind == CD_SET_FIXED)
+				dst = cd_fixed_add_key(dst, key, alloc);
+			else
+				dst = cd_packed_add_key(dst, key);
+		}
 		return dst;
 	}
 
@@ -339,6 +355,11 @@ fixed_merge(CDSet *dst, CDSet *src, CDAlloc *alloc)
 	n = s->nsorted;
 	if (n == 0)
 		return dst;
+	if (((Size) d->nsorted + n) * d->extra > CD_PACKED_MIN_BYTES && alloc != NULL)
+	{
+		dst = cd_packed_from_set(dst, alloc->aggcontext);
+		return cd_packed_set_ops.merge(dst, src, alloc);
+	}
 
 	if ((Size) d->capacity - d->nsorted < n)
 		d = resize_keys(d, (Size) d->nsorted + n, alloc);
