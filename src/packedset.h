@@ -39,7 +39,9 @@
  * A fixed-width set that would grow past this many bytes of keys becomes a
  * packed set instead (fixedset.c: fixed_resize).
  */
+#ifndef CD_PACKED_MIN_BYTES
 #define CD_PACKED_MIN_BYTES	(64 * 1024)
+#endif
 
 typedef struct CDPackedIndex
 {
