@@ -536,19 +536,38 @@ merge_blocks(CDPackedSet *ps, CDKeyReader *b, Size nb)
 	return out.nsorted - before;
 }
 
-/* Drop the repeats from the sorted run of n keys; returns the keys left. */
+/*
+ * Drop the repeats from the sorted run of n keys; returns the keys left,
+ * and in *hot the key repeated most (n > 0).
+ */
 static uint32
-unique_keys(void *keys, int width, uint32 n)
+unique_keys(void *keys, int width, uint32 n, uint64 *hot)
 {
 	uint32		out = 0;
 	uint32		i;
+	uint32		start = 0;		/* where the current key's repeats began */
+	uint32		best = 0;
 
 #define UNIQUE_LOOP(T) \
 	do { \
 		T		   *k = (T *) keys; \
+		T			cur = n > 0 ? k[0] : 0; \
 		for (i = 0; i < n; i++) \
-			if (out == 0 || k[i] != k[out - 1]) \
-				k[out++] = k[i]; \
+		{ \
+			if (out == 0 || k[i] != cur) \
+			{ \
+				if (i - start > best) \
+				{ \
+					best = i - start; \
+					*hot = cur; \
+				} \
+				start = i; \
+				cur = k[i]; \
+				k[out++] = cur; \
+			} \
+		} \
+		if (n - start > best) \
+			*hot = cur; \
 	} while (0)
 
 	switch (width)
@@ -617,7 +636,8 @@ packed_compact(CDSet *set)
 	 */
 	scratch = alloc_huge(ps->mcxt, (Size) ps->tail_cap * width);
 	sorted = cd_sort_keys(ps->tail, scratch, nappended, width);
-	ntail = unique_keys(sorted, width, nappended);
+	ntail = unique_keys(sorted, width, nappended, &ps->hot);
+	ps->flags |= CD_SET_HOT;
 	if (sorted == scratch)
 	{
 		pfree(ps->tail);
@@ -728,13 +748,14 @@ packed_count(const CDSet *set)
 	char	   *copy;
 	void	   *sorted;
 	uint32		nnew;
+	uint64		hot;
 
 	if (ntail == 0)
 		return ps->nsorted;
 	copy = alloc_huge(CurrentMemoryContext, 2 * (Size) ntail * width);
 	memcpy(copy, ps->tail, (Size) ntail * width);
 	sorted = cd_sort_keys(copy, copy + (Size) ntail * width, ntail, width);
-	nnew = unique_keys(sorted, width, ntail);
+	nnew = unique_keys(sorted, width, ntail, &hot);
 	nnew = remove_present(ps, sorted, nnew);
 	pfree(copy);
 	return ps->nsorted + nnew;
@@ -791,6 +812,8 @@ packed_copy(CDSet *set, MemoryContext mcxt)
 	copy->index = alloc_huge(mcxt, (Size) Max(nblocks, 1) * sizeof(CDPackedIndex));
 	memcpy(copy->index, ps->index, (Size) nblocks * sizeof(CDPackedIndex));
 	copy->nsorted = copy->nall = ps->nsorted;
+	copy->hot = ps->hot;
+	copy->flags |= ps->flags & CD_SET_HOT;
 	/* no tail until a key is added (cd_packed_make_room) */
 	return (CDSet *) copy;
 }

@@ -60,6 +60,7 @@ typedef struct CDPackedSet
 	Size		data_cap;		/* bytes of data allocated */
 	CDPackedIndex *index;		/* one entry per block */
 	uint32		index_cap;		/* entries allocated */
+	uint64		hot;			/* with CD_SET_HOT: a key in the set */
 } CDPackedSet;
 
 extern const CDSetOps cd_packed_set_ops;
@@ -79,7 +80,10 @@ extern void cd_packed_free(CDSet *set);
 
 /*
  * Add one key.  This runs once per input row.  A key equal to the last one
- * added is dropped at once, as in the fixed-width set.
+ * added is dropped at once, as in the fixed-width set, and so is the hot
+ * key: the one repeated most in the last compacted tail, so that a value
+ * in a large share of the rows (a heavy hitter) does not fill the tail.
+ * On distinct keys this costs one predictable comparison per row.
  */
 static inline CDSet *
 cd_packed_add_key(CDSet *set, uint64 key)
@@ -88,6 +92,8 @@ cd_packed_add_key(CDSet *set, uint64 key)
 	uint32		ntail = ps->nall - ps->nsorted;
 
 	if (ntail > 0 && cd_key_load(ps->tail, ps->extra, ntail - 1) == key)
+		return set;
+	if (key == ps->hot && (ps->flags & CD_SET_HOT))
 		return set;
 	if (unlikely(ntail >= ps->tail_cap))
 	{

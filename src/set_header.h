@@ -56,6 +56,8 @@ typedef enum CDSetKind
  * allocator (needs_alloc); cleared once that no longer holds
  */
 #define CD_SET_HINTED			0x10
+/* a packed set's hot key is set (packedset.h) */
+#define CD_SET_HOT				0x20
 
 /*
  * The header's fields, first in every representation's struct.  extra is

@@ -4,7 +4,7 @@
  *	  an independent truth: qsort + a plain dedup loop.
  *
  * Each case adds keys (random sparse or dense, runs of consecutive keys,
- * repeats of present keys, the extremes 0 and the width's largest key) to
+ * repeats of present keys, a heavy hitter (the hot key's path), the extremes 0 and the width's largest key) to
  * a packed set through the per-row append, counting without changing the
  * set on the way; then the set's keys, read through its reader from every
  * position and in batches of several sizes, must be exactly the sorted
@@ -177,6 +177,9 @@ make_keys(uint64 *keys, size_t n, int width, int shape)
 			case 3:				/* the extremes and next to them */
 				k = (next_random() & 1) ? next_random() % 3 : max - next_random() % 3;
 				break;
+			case 4:				/* a heavy hitter: half the keys one value */
+				k = (next_random() & 1) ? base : next_random();
+				break;
 			default:			/* a mix: clustered, with far outliers */
 				k = (next_random() % 8 == 0) ? next_random() :
 					base + (next_random() % 64) * 1000 + next_random() % 3;
@@ -193,7 +196,7 @@ one_case(long it)
 {
 	int			wi = it % 4;
 	int			width = 1 << wi;
-	int			shape = (it / 4) % 5;
+	int			shape = (it / 4) % 6;
 	CDKeyType	kt;
 	CDAlloc    *alloc = test_alloc((it & 8) != 0);
 	static const size_t sizes[] = {0, 1, 127, 128, 129, 255, 256, 257, 1000,
@@ -256,7 +259,7 @@ one_case(long it)
 	free_set(u);
 
 	/* a fixed-width set of other keys, grown through the same append */
-	make_keys(keys, n, width, (shape + 1) % 5);
+	make_keys(keys, n, width, (shape + 1) % 6);
 	f = cd_set_create(&kt, alloc);
 	for (i = 0; i < n; i++)
 		f = add_key(f, keys[i], alloc);
