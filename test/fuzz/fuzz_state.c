@@ -420,6 +420,37 @@ write_corpus(const char *dir)
 			stub_reset(stub_cxt_query);
 		}
 	}
+
+	/*
+	 * A state large enough to be decoded into a packed set (packedset.h),
+	 * yet short: 30000 int4 keys in runs of consecutive keys, the blocks of
+	 * a run one byte each
+	 */
+	{
+		CDKeyType	kt;
+		CDSet	   *s;
+		bytea	   *ser;
+		char		path[1024];
+		FILE	   *f;
+		uint64		key = 1000;
+
+		cd_keytype_init(&kt, INT4OID, InvalidOid, stub_cxt_fn);
+		s = cd_set_create(&kt, harness_alloc(false));
+		for (size_t i = 0; i < 30000; i++)
+		{
+			s = add_key(s, key, harness_alloc(false));
+			key += (i % 1000 == 999) ? 1 + xorshift(&seed) % 5000 : 1;
+		}
+		ser = serialize(s);
+		snprintf(path, sizeof(path), "%s/state-%u-runs-30000", dir, INT4OID);
+		f = fopen(path, "wb");
+		CHECK(f != NULL, "open corpus file");
+		fwrite(VARDATA(ser), 1, VARSIZE(ser) - VARHDRSZ, f);
+		fclose(f);
+		nfiles++;
+		stub_reset(stub_cxt_query);
+		stub_reset(stub_cxt_fn);
+	}
 	printf("wrote %d states to %s\n", nfiles, dir);
 }
 
