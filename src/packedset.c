@@ -4,11 +4,11 @@
  *	  The set of many fixed-width keys with a compressed sorted part (see
  *	  packedset.h): compaction, counting, merges, streams.
  *
- * Memory.  The sorted part takes a fraction of the keys' raw size (random
- * int4 keys over 2^32: about 1.2 bytes each plus 16 bytes of index per
- * block of 128; a block of consecutive keys: one byte plus its index
- * entry), so the tail may be about as large as the sorted part's bytes
- * (tail_target): the whole set then stays well below the raw keys, and a
+ * Memory.  The sorted part takes a fraction of the keys' raw size (10M
+ * random int4 keys over 2^32: about 1.5 bytes each, 16 bytes of index per
+ * block of 128 included; a block of consecutive keys: one byte plus its
+ * index entry), so the tail may be about as large as the sorted part's
+ * bytes (tail_target): the whole set then stays below the raw keys, and a
  * compaction, which passes over every key, comes only after the set has
  * grown by a good share.  A compaction holds, at its peak, the old blocks,
  * the tail and either the radix sort's scratch (the tail's size) or the
@@ -39,10 +39,12 @@
 #include "sort.h"
 
 /*
- * The tail's room, in bytes of keys: the sorted part's bytes, but at least
- * 1/CD_PACKED_TAIL_SHARE of the keys' raw size (dense keys compress to
- * almost nothing; a tiny tail would compact too often) and at least
- * CD_PACKED_TAIL_MIN.
+ * The tail's room, in bytes of keys: the sorted part's bytes (blocks and
+ * index), but no more than what keeps the whole set within the keys' raw
+ * size (sets that compress little, like a few tens of thousands of random
+ * int4, would otherwise take more than a fixed-width set), and at least
+ * 1/CD_PACKED_TAIL_SHARE of the raw size (dense keys compress to almost
+ * nothing; a tiny tail would compact too often) and CD_PACKED_TAIL_MIN.
  */
 #define CD_PACKED_TAIL_SHARE	8
 #define CD_PACKED_TAIL_MIN		(16 * 1024)
@@ -400,8 +402,11 @@ static uint32
 tail_target(const CDPackedSet *ps)
 {
 	Size		width = ps->extra;
-	Size		bytes = Max(ps->data_len, (Size) ps->nsorted * width / CD_PACKED_TAIL_SHARE);
+	Size		raw = (Size) ps->nsorted * width;
+	Size		packed = ps->data_len + (Size) nblocks_of(ps->nsorted) * sizeof(CDPackedIndex);
+	Size		bytes = packed < raw ? Min(packed, raw - packed) : 0;
 
+	bytes = Max(bytes, raw / CD_PACKED_TAIL_SHARE);
 	bytes = Max(bytes, CD_PACKED_TAIL_MIN);
 	return (uint32) Min(bytes / width, CD_SET_MAX_KEYS - ps->nsorted);
 }
