@@ -17,7 +17,10 @@
  *
  * Cost.  A compaction sorts the tail (cd_sort_keys), drops its duplicates,
  * and merges it with the blocks in one pass: each old block decoded once,
- * each new one encoded once.  After a tail that held many keys already
+ * each new one encoded once, through buffers of one block (merge_blocks);
+ * an old block no new key falls in is copied without decoding when it
+ * starts a new block.  Decoding and encoding take two gaps per word when
+ * they fit (int4 keys).  After a tail that held many keys already
  * present (CD_SET_TAIL_SEEN), the tail's keys are first looked up through
  * the index (a block is decoded only when a key falls in it, a run block
  * never), and when none is new the blocks are left as they are.
@@ -148,16 +151,26 @@ append_block(CDPackedSet *ps, const uint64 *keys, uint32 m)
 {
 	CDPackedIndex *ix;
 	uint8	   *p;
-	uint64		maxgap = 0;
+	uint64		gap[CD_PACKED_BLOCK];
+	uint64		gaps = 0;
 	int			b;
 	uint32		i;
 
 	Assert(m >= 1 && m <= CD_PACKED_BLOCK);
 	Assert(ps->nsorted % CD_PACKED_BLOCK == 0);
 	reserve_block(ps);
+
+	/*
+	 * The gaps, and the width of the largest, which is that of all of them
+	 * or-ed together: a loop without comparisons, which the compiler
+	 * vectorizes.
+	 */
 	for (i = 1; i < m; i++)
-		maxgap = Max(maxgap, keys[i] - keys[i - 1] - 1);
-	b = bit_width(maxgap);
+	{
+		gap[i - 1] = keys[i] - keys[i - 1] - 1;
+		gaps |= gap[i - 1];
+	}
+	b = bit_width(gaps);
 
 	ix = &ps->index[nblocks_of(ps->nsorted)];
 	ix->head = keys[0];
@@ -166,30 +179,68 @@ append_block(CDPackedSet *ps, const uint64 *keys, uint32 m)
 	*p++ = (uint8) b;
 	if (b > 0)
 	{
-		uint64		acc = 0;
+		uint64		acc = 0;	/* bits not stored yet */
 		int			nacc = 0;
+		uint32		ngaps = m - 1;
 
-		for (i = 1; i < m; i++)
+/* add the w low bits of v to the stream */
+#define PUT_BITS(v, w) \
+	do { \
+		acc |= (v) << nacc; \
+		nacc += (w); \
+		if (nacc >= 64) \
+		{ \
+			store64(p, acc); \
+			p += 8; \
+			nacc -= 64; \
+			/* the bits of v that did not fit (none if nacc is 0) */ \
+			acc = ((v) >> 1) >> ((w) - 1 - nacc); \
+		} \
+	} while (0)
+
+		i = 0;
+		if (2 * b <= 64)
 		{
-			uint64		v = keys[i] - keys[i - 1] - 1;
-
-			acc |= v << nacc;
-			nacc += b;
-			if (nacc >= 64)
+			/* two gaps at a time (the common case: int4 keys) */
+			for (; i + 1 < ngaps; i += 2)
 			{
-				store64(p, acc);
-				p += 8;
-				nacc -= 64;
-				/* the bits of v that did not fit */
-				acc = nacc > 0 ? v >> (b - nacc) : 0;
+				uint64		v = gap[i] | gap[i + 1] << b;
+
+				PUT_BITS(v, 2 * b);
 			}
 		}
+		for (; i < ngaps; i++)
+			PUT_BITS(gap[i], b);
+#undef PUT_BITS
 		/* the last bits, in whole bytes (the word may overrun: slack) */
 		store64(p, acc);
 		p += (nacc + 7) / 8;
 	}
 	ps->data_len = p - ps->data;
 	ps->nsorted += m;
+}
+
+/*
+ * Append block bi of src, a whole one, to ps as it is: its bytes are
+ * copied, not decoded (a merge's blocks that no new key falls in).
+ */
+static void
+copy_block(CDPackedSet *ps, const CDPackedSet *src, uint32 bi)
+{
+	Size		from = src->index[bi].offset;
+	Size		to = (Size) (bi + 1) * CD_PACKED_BLOCK < src->nsorted ?
+		src->index[bi + 1].offset : src->data_len;
+	CDPackedIndex *ix;
+
+	Assert(ps->nsorted % CD_PACKED_BLOCK == 0);
+	Assert(block_len(src->nsorted, bi) == CD_PACKED_BLOCK);
+	reserve_block(ps);
+	ix = &ps->index[nblocks_of(ps->nsorted)];
+	ix->head = src->index[bi].head;
+	ix->offset = ps->data_len;
+	memcpy(ps->data + ps->data_len, src->data + from, to - from);
+	ps->data_len += to - from;
+	ps->nsorted += CD_PACKED_BLOCK;
 }
 
 /* Decode block bi of ps (m keys) into out. */
@@ -214,7 +265,21 @@ decode_block(const CDPackedSet *ps, uint32 bi, uint32 m, uint64 *out)
 		uint64		mask = (UINT64CONST(1) << b) - 1;
 		Size		bitpos = 0;
 
-		for (i = 1; i < m; i++, bitpos += b)
+		i = 1;
+		if (b <= 28)
+		{
+			/* two gaps from each load (the common case: int4 keys) */
+			for (; i + 1 < m; i += 2, bitpos += 2 * b)
+			{
+				uint64		w = load64(p + (bitpos >> 3)) >> (bitpos & 7);
+
+				key += (w & mask) + 1;
+				out[i] = key;
+				key += ((w >> b) & mask) + 1;
+				out[i + 1] = key;
+			}
+		}
+		for (; i < m; i++, bitpos += b)
 		{
 			key += ((load64(p + (bitpos >> 3)) >> (bitpos & 7)) & mask) + 1;
 			out[i] = key;
@@ -281,16 +346,43 @@ read_blocks(CDKeyReader *r, uint64 *dst, uint32 max)
 	return n;
 }
 
+/*
+ * n keys of the given width from keys[from ...] into dst, widened: one loop
+ * per width, which the compiler vectorizes.
+ */
+static void
+load_keys(const void *keys, int width, Size from, uint64 *dst, uint32 n)
+{
+	uint32		i;
+
+	switch (width)
+	{
+		case 1:
+			for (i = 0; i < n; i++)
+				dst[i] = ((const uint8 *) keys)[from + i];
+			break;
+		case 2:
+			for (i = 0; i < n; i++)
+				dst[i] = ((const uint16 *) keys)[from + i];
+			break;
+		case 4:
+			for (i = 0; i < n; i++)
+				dst[i] = ((const uint32 *) keys)[from + i];
+			break;
+		default:
+			memcpy(dst, (const uint64 *) keys + from, n * sizeof(uint64));
+			break;
+	}
+}
+
 /* The tail's keys, sorted and distinct by then (compaction). */
 static uint32
 read_tail(CDKeyReader *r, uint64 *dst, uint32 max)
 {
 	const CDPackedSet *ps = (const CDPackedSet *) r->source;
 	uint32		n = (uint32) Min((Size) max, r->count - r->pos);
-	uint32		i;
 
-	for (i = 0; i < n; i++)
-		dst[i] = cd_key_load(ps->tail, ps->extra, r->pos + i);
+	load_keys(ps->tail, ps->extra, r->pos, dst, n);
 	r->pos += n;
 	return n;
 }
@@ -432,24 +524,57 @@ fit_tail(CDPackedSet *ps)
 }
 
 /*
+ * Add n keys, strictly increasing and greater than out's, to out through
+ * obuf, which holds *no keys of out's next block: whole blocks are encoded.
+ */
+static inline void
+emit_keys(CDPackedSet *out, uint64 *obuf, uint32 *no, const uint64 *keys,
+		  uint32 n)
+{
+	while (n > 0)
+	{
+		uint32		k = Min(n, CD_PACKED_BLOCK - *no);
+
+		memcpy(obuf + *no, keys, k * sizeof(uint64));
+		*no += k;
+		keys += k;
+		n -= k;
+		if (*no == CD_PACKED_BLOCK)
+		{
+			append_block(out, obuf, CD_PACKED_BLOCK);
+			*no = 0;
+		}
+	}
+}
+
+/*
  * Merge the sorted part with b (strictly increasing keys; about nb of
  * them) into new blocks, which replace the old.  Returns the keys of b that
  * were new.
+ *
+ * One streaming pass, a block at a time: each old block is decoded into a
+ * buffer of one block, merged with a batch of b into another, which is
+ * encoded whenever it holds a whole block.  An old block is copied as it
+ * is, without decoding, when it starts a new block of the output and all
+ * its keys come before b's next key (keys added above or below it only:
+ * ascending or clustered values).  The merge loop runs, between refills, as
+ * many steps as every buffer allows, so it tests one counter per key.
  */
 static uint32
 merge_blocks(CDPackedSet *ps, CDKeyReader *b, Size nb)
 {
 	CDPackedSet out;
-	CDKeyReader a;
 	uint64		abuf[CD_PACKED_BLOCK];
 	uint64		bbuf[CD_PACKED_BLOCK];
 	uint64		obuf[CD_PACKED_BLOCK];
-	uint32		na,
-				nbb,
-				ia = 0,
-				ib = 0,
-				no = 0;
 	uint32		before = ps->nsorted;
+	uint32		nblocks = nblocks_of(before);
+	uint32		bi = 0;			/* the next old block */
+	uint32		na = 0,			/* abuf: keys [ia, na) of the last block */
+				ia = 0,
+				nbb,			/* bbuf: keys [ib, nbb) of the last batch */
+				ib = 0,
+				no = 0;			/* obuf: keys of the next new block */
 	Size		est;
 
 	/* new blocks: about as many bytes per key as the old ones */
@@ -463,29 +588,61 @@ merge_blocks(CDPackedSet *ps, CDKeyReader *b, Size nb)
 		est = nb * ps->extra / 2;
 	alloc_blocks(&out, (Size) before + nb, est);
 
-	cd_key_reader_init(&a, ps, before, read_blocks, NULL);
-	na = a.next_fixed(&a, abuf, CD_PACKED_BLOCK);
 	nbb = b->next_fixed(b, bbuf, CD_PACKED_BLOCK);
-	while (na > 0 && nbb > 0)
+	for (;;)
 	{
-		while (ia < na && ib < nbb)
-		{
-			uint64		x = abuf[ia];
-			uint64		y = bbuf[ib];
+		uint32		steps;
 
-			obuf[no++] = x <= y ? x : y;
-			ia += (x <= y);
-			ib += (y <= x);
-			if (no == CD_PACKED_BLOCK)
-			{
-				append_block(&out, obuf, no);
-				no = 0;
-			}
-		}
 		if (ia == na)
 		{
-			na = a.next_fixed(&a, abuf, CD_PACKED_BLOCK);
+			if (bi == nblocks)
+				break;
+			if ((bi & 0x3FF) == 0)
+				CHECK_FOR_INTERRUPTS();
+			if (no == 0 && block_len(before, bi) == CD_PACKED_BLOCK &&
+				(nbb == 0 ||
+				 (bi + 1 < nblocks && ps->index[bi + 1].head <= bbuf[ib])))
+			{
+				copy_block(&out, ps, bi++);
+				continue;
+			}
+			na = block_len(before, bi);
+			decode_block(ps, bi++, na, abuf);
 			ia = 0;
+		}
+		if (nbb == 0)
+		{
+			/* b is done: the rest of this old block */
+			emit_keys(&out, obuf, &no, abuf + ia, na - ia);
+			ia = na;
+			continue;
+		}
+
+		steps = Min(Min(na - ia, nbb - ib), CD_PACKED_BLOCK - no);
+		{
+			/* branch-free: Size indices, so no widening per step */
+			Size		xa = ia,
+						xb = ib,
+						xo = no,
+						end = no + steps;
+
+			while (xo < end)
+			{
+				uint64		x = abuf[xa];
+				uint64		y = bbuf[xb];
+
+				obuf[xo++] = x <= y ? x : y;
+				xa += (x <= y);
+				xb += (y <= x);
+			}
+			ia = (uint32) xa;
+			ib = (uint32) xb;
+			no = (uint32) xo;
+		}
+		if (no == CD_PACKED_BLOCK)
+		{
+			append_block(&out, obuf, no);
+			no = 0;
 		}
 		if (ib == nbb)
 		{
@@ -493,32 +650,12 @@ merge_blocks(CDPackedSet *ps, CDKeyReader *b, Size nb)
 			ib = 0;
 		}
 	}
-	/* what is left of either */
-	while (na > 0 || nbb > 0)
+	/* the old blocks are done: the rest of b */
+	while (nbb > 0)
 	{
-		const uint64 *src = na > 0 ? abuf : bbuf;
-		uint32		i = na > 0 ? ia : ib;
-		uint32		n = na > 0 ? na : nbb;
-
-		for (; i < n; i++)
-		{
-			obuf[no++] = src[i];
-			if (no == CD_PACKED_BLOCK)
-			{
-				append_block(&out, obuf, no);
-				no = 0;
-			}
-		}
-		if (na > 0)
-		{
-			na = a.next_fixed(&a, abuf, CD_PACKED_BLOCK);
-			ia = 0;
-		}
-		else
-		{
-			nbb = b->next_fixed(b, bbuf, CD_PACKED_BLOCK);
-			ib = 0;
-		}
+		emit_keys(&out, obuf, &no, bbuf + ib, nbb - ib);
+		nbb = b->next_fixed(b, bbuf, CD_PACKED_BLOCK);
+		ib = 0;
 	}
 	if (no > 0)
 		append_block(&out, obuf, no);
@@ -544,36 +681,38 @@ merge_blocks(CDPackedSet *ps, CDKeyReader *b, Size nb)
 
 /*
  * Drop the repeats from the sorted run of n keys; returns the keys left,
- * and in *hot the key repeated most (n > 0).
+ * and in *hot the key repeated most (n > 0).  Every key is stored and the
+ * output advances on a new key: the loop's one branch is taken only when
+ * a run of repeats grows past the longest so far.
  */
 static uint32
 unique_keys(void *keys, int width, uint32 n, uint64 *hot)
 {
-	uint32		out = 0;
-	uint32		i;
-	uint32		start = 0;		/* where the current key's repeats began */
+	uint32		out = 1;
+	uint32		run = 0;		/* repeats of the current key so far */
 	uint32		best = 0;
+	uint32		i;
 
+	Assert(n > 0);
 #define UNIQUE_LOOP(T) \
 	do { \
 		T		   *k = (T *) keys; \
-		T			cur = n > 0 ? k[0] : 0; \
-		for (i = 0; i < n; i++) \
+		T			prev = k[0]; \
+		*hot = prev; \
+		for (i = 1; i < n; i++) \
 		{ \
-			if (out == 0 || k[i] != cur) \
+			T			x = k[i]; \
+			bool		same = (x == prev); \
+			run = same ? run + 1 : 0; \
+			if (unlikely(run > best)) \
 			{ \
-				if (i - start > best) \
-				{ \
-					best = i - start; \
-					*hot = cur; \
-				} \
-				start = i; \
-				cur = k[i]; \
-				k[out++] = cur; \
+				best = run; \
+				*hot = x; \
 			} \
+			k[out] = x; \
+			out += !same; \
+			prev = x; \
 		} \
-		if (n - start > best) \
-			*hot = cur; \
 	} while (0)
 
 	switch (width)
