@@ -187,11 +187,18 @@ fixed_resize(CDSet *set, Size bytes, CDAlloc *alloc)
 	CDFixedSet *fs = as_fixed(set);
 	Size		target = (bytes + fs->extra - 1) / fs->extra;
 
-	/* a large set keeps its sorted part compressed instead (packedset.h) */
-	if (bytes > CD_PACKED_MIN_BYTES && alloc != NULL)
+	/*
+	 * A large set keeps its sorted part compressed instead (packedset.h)
+	 * when that pays off (policy.h), which is checked each time the set
+	 * grows past a power of two.
+	 */
+	if (bytes > CD_PACKED_MIN_BYTES && alloc != NULL &&
+		pg_leftmost_one_pos64(bytes) !=
+		pg_leftmost_one_pos64(Max((Size) fs->capacity * fs->extra, 1)))
 	{
 		fixed_compact(set);
-		return cd_packed_from_set(set, alloc->aggcontext);
+		if (cd_pack_pays_off(cd_packed_estimate(set), (Size) fs->nsorted * fs->extra))
+			return cd_packed_from_set(set, alloc->aggcontext);
 	}
 	/* at the limit, keep going while compaction still frees room */
 	if (target > max_keys(fs->extra) && fs->capacity > fs->nall)

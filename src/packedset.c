@@ -844,6 +844,34 @@ cd_packed_from_set(CDSet *set, MemoryContext mcxt)
 	return (CDSet *) ps;
 }
 
+Size
+cd_packed_estimate(const CDSet *set)
+{
+	CDKeyReader r;
+	uint64		block[CD_PACKED_BLOCK];
+	uint32		nblocks = nblocks_of(set->nsorted);
+	uint32		bi;
+	uint32		m;
+	uint32		sampled = 0;
+	Size		bytes = 0;
+
+	cd_set_ops(set)->reader(set, &r);
+	r.count = set->nsorted;
+	for (bi = 0; bi < nblocks; bi += CD_PACKED_SAMPLE)
+	{
+		uint64		gaps = 0;
+		uint32		i;
+
+		r.pos = (Size) bi * CD_PACKED_BLOCK;
+		m = r.next_fixed(&r, block, CD_PACKED_BLOCK);
+		for (i = 1; i < m; i++)
+			gaps |= block[i] - block[i - 1] - 1;
+		bytes += 1 + ((Size) (m - 1) * bit_width(gaps) + 7) / 8 + sizeof(CDPackedIndex);
+		sampled++;
+	}
+	return sampled > 0 ? (Size) ((double) bytes * nblocks / sampled) : 0;
+}
+
 void
 cd_packed_free(CDSet *set)
 {

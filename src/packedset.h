@@ -6,7 +6,8 @@
  *	  an uncompressed unsorted tail.
  *
  * A fixed-width set (fixedset.h) becomes one of these when it grows past
- * CD_PACKED_MIN_BYTES of keys; sets never go back.  The sorted,
+ * CD_PACKED_MIN_BYTES of keys and its keys would take at most half their
+ * size packed (policy.h: cd_pack_pays_off); sets never go back.  The sorted,
  * duplicate-free keys are cut into blocks of CD_PACKED_BLOCK keys (the last
  * one may be shorter); block i holds keys [i * CD_PACKED_BLOCK, ...).  Its
  * first key (the head) is in the index, with the offset of its bytes in
@@ -37,7 +38,8 @@
 
 /*
  * A fixed-width set that would grow past this many bytes of keys becomes a
- * packed set instead (fixedset.c: fixed_resize).
+ * packed set instead when that pays off (fixedset.c: fixed_resize, checked
+ * at every power of two).
  */
 #ifndef CD_PACKED_MIN_BYTES
 #define CD_PACKED_MIN_BYTES	(64 * 1024)
@@ -74,6 +76,15 @@ extern void cd_packed_make_room(CDSet *set);
  * slot (alloc.h).
  */
 extern CDSet *cd_packed_from_set(CDSet *set, MemoryContext mcxt);
+
+/*
+ * About the bytes the sorted keys of set (fixed-width, any representation)
+ * would take in a packed set's blocks and index, from every
+ * CD_PACKED_SAMPLE-th block.
+ */
+extern Size cd_packed_estimate(const CDSet *set);
+
+#define CD_PACKED_SAMPLE	8
 
 /* Free a packed set and its buffers. */
 extern void cd_packed_free(CDSet *set);
