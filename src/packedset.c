@@ -909,28 +909,44 @@ packed_add_value(CDSet *set, Datum value, CDAlloc *alloc)
 }
 
 /*
- * The distinct count without changing the set: the tail sorted and
- * deduplicated in scratch, less its keys already in the sorted part.
+ * The distinct count without changing the set's keys: the tail is sorted
+ * in place (it is an unordered bag: the set is the same), then its distinct
+ * keys that the sorted part lacks are counted without writing.  This takes
+ * the sort's scratch, the tail's size, at most; sorting a copy would take
+ * twice that on top of the tail (a final count of one group of 10M int4
+ * peaked at 1.25x the keys' raw size: bench/README.md).
  */
 static uint32
 packed_count(const CDSet *set)
 {
-	const CDPackedSet *ps = as_packed_c(set);
+	CDPackedSet *ps = (CDPackedSet *) as_packed_c(set);
 	int			width = ps->extra;
 	uint32		ntail = ps->nall - ps->nsorted;
-	char	   *copy;
+	char	   *scratch;
 	void	   *sorted;
-	uint32		nnew;
-	uint64		hot;
+	CDPackedProbe pr;
+	uint32		nnew = 0;
+	uint32		i;
 
 	if (ntail == 0)
 		return ps->nsorted;
-	copy = alloc_huge(CurrentMemoryContext, 2 * (Size) ntail * width);
-	memcpy(copy, ps->tail, (Size) ntail * width);
-	sorted = cd_sort_keys(copy, copy + (Size) ntail * width, ntail, width);
-	nnew = unique_keys(sorted, width, ntail, &hot);
-	nnew = remove_present(ps, sorted, nnew);
-	pfree(copy);
+	scratch = alloc_huge(CurrentMemoryContext, (Size) ntail * width);
+	sorted = cd_sort_keys(ps->tail, scratch, ntail, width);
+	if (sorted == scratch)
+		memcpy(ps->tail, scratch, (Size) ntail * width);
+	pfree(scratch);
+
+	probe_init(&pr, ps);
+	for (i = 0; i < ntail; i++)
+	{
+		uint64		k = cd_key_load(ps->tail, width, i);
+
+		if ((i == 0 || k != cd_key_load(ps->tail, width, i - 1)) &&
+			!probe_present(&pr, k))
+			nnew++;
+		if ((i & 0xFFFF) == 0xFFFF)
+			CHECK_FOR_INTERRUPTS();
+	}
 	return ps->nsorted + nnew;
 }
 
