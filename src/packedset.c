@@ -413,7 +413,7 @@ probe_init(CDPackedProbe *pr, const CDPackedSet *ps)
 }
 
 /* Is key in the sorted part?  Keys must come in ascending order. */
-static bool
+static pg_attribute_always_inline bool
 probe_present(CDPackedProbe *pr, uint64 key)
 {
 	const CDPackedIndex *index = pr->ps->index;
@@ -926,6 +926,7 @@ packed_count(const CDSet *set)
 	void	   *sorted;
 	CDPackedProbe pr;
 	uint32		nnew = 0;
+	uint64		prev = 0;
 	uint32		i;
 
 	if (ntail == 0)
@@ -937,14 +938,22 @@ packed_count(const CDSet *set)
 	pfree(scratch);
 
 	probe_init(&pr, ps);
-	for (i = 0; i < ntail; i++)
+	for (i = 0; i < ntail; i += CD_KEY_BATCH)
 	{
-		uint64		k = cd_key_load(ps->tail, width, i);
+		uint64		batch[CD_KEY_BATCH];
+		uint32		m = Min(ntail - i, CD_KEY_BATCH);
+		uint32		j;
 
-		if ((i == 0 || k != cd_key_load(ps->tail, width, i - 1)) &&
-			!probe_present(&pr, k))
-			nnew++;
-		if ((i & 0xFFFF) == 0xFFFF)
+		load_keys(ps->tail, width, i, batch, m);
+		for (j = 0; j < m; j++)
+		{
+			uint64		k = batch[j];
+
+			if (k != prev || (i == 0 && j == 0))
+				nnew += !probe_present(&pr, k);
+			prev = k;
+		}
+		if ((i & 0xFFFF) == 0)
 			CHECK_FOR_INTERRUPTS();
 	}
 	return ps->nsorted + nnew;
