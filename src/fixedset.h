@@ -7,7 +7,7 @@
  * New keys are appended to the unsorted tail.  When the array is full the
  * tail is sorted, deduplicated and merged into the sorted prefix in place
  * (compaction); the array grows by the policy of policy.h; past
- * CD_PACKED_MIN_BYTES, once its keys would take at most half their size
+ * CD_PACKED_MIN_BYTES, once its keys would take at most 3/5 of their size
  * packed, the set becomes a packed set (packedset.h).  Callers use set.h; the per-row append is inline here for
  * its fast path.
  *

@@ -6,8 +6,8 @@
  *	  an uncompressed unsorted tail.
  *
  * A fixed-width set (fixedset.h) becomes one of these when it grows past
- * CD_PACKED_MIN_BYTES of keys and its keys would take at most half their
- * size packed (policy.h: cd_pack_pays_off); sets never go back.  The sorted,
+ * CD_PACKED_MIN_BYTES of keys and its keys would take at most 3/5 of
+ * their size packed (policy.h: cd_pack_pays_off); sets never go back.  The sorted,
  * duplicate-free keys are cut into blocks of CD_PACKED_BLOCK keys (the last
  * one may be shorter); block i holds keys [i * CD_PACKED_BLOCK, ...).  Its
  * first key (the head) is in the index, with the offset of its bytes in

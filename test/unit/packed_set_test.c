@@ -276,8 +276,8 @@ one_case(long it)
 		nf = sort_unique(fkeys, n);
 		report(same_keys(f, fkeys, nf, 128), "fixed-width set, grown", width, it);
 		/*
-		 * fixed well below the threshold; past it, packed when that halves
-		 * the keys (policy.h: cd_pack_pays_off), which dense keys do
+		 * fixed well below the threshold; past it, packed when that saves
+		 * 2/5 of the keys (policy.h: cd_pack_pays_off), as dense keys do
 		 */
 		report((Size) nf * width < CD_PACKED_MIN_BYTES / 2 ? f->kind == CD_SET_FIXED :
 			   (Size) nf * width > 2 * CD_PACKED_MIN_BYTES &&
