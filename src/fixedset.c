@@ -181,29 +181,45 @@ resize_keys(CDFixedSet *fs, Size nkeys, CDAlloc *alloc)
 
 static void fixed_compact(CDSet *set);
 
-static CDSet *
-fixed_resize(CDSet *set, Size bytes, CDAlloc *alloc)
+/* Room for bytes of keys in the array. */
+static inline CDSet *
+resize_array(CDSet *set, Size bytes, CDAlloc *alloc)
 {
 	CDFixedSet *fs = as_fixed(set);
 	Size		target = (bytes + fs->extra - 1) / fs->extra;
 
-	/*
-	 * A large set keeps its sorted part compressed instead (packedset.h)
-	 * when that pays off (policy.h), which is checked each time the set
-	 * grows past a power of two.
-	 */
-	if (bytes > CD_PACKED_MIN_BYTES && alloc != NULL &&
-		pg_leftmost_one_pos64(bytes) !=
+	/* at the limit, keep going while compaction still frees room */
+	if (target > max_keys(fs->extra) && fs->capacity > fs->nall)
+		return set;
+	return (CDSet *) resize_keys(fs, target, alloc);
+}
+
+/*
+ * A large set keeps its sorted part compressed instead (packedset.h) when
+ * that pays off (policy.h), which is checked each time the set grows past
+ * a power of two.  Out of line: small sets never get here.
+ */
+static pg_noinline CDSet *
+pack_or_resize(CDSet *set, Size bytes, CDAlloc *alloc)
+{
+	CDFixedSet *fs = as_fixed(set);
+
+	if (pg_leftmost_one_pos64(bytes) !=
 		pg_leftmost_one_pos64(Max((Size) fs->capacity * fs->extra, 1)))
 	{
 		fixed_compact(set);
 		if (cd_pack_pays_off(cd_packed_estimate(set), (Size) fs->nsorted * fs->extra))
 			return cd_packed_from_set(set, alloc->aggcontext);
 	}
-	/* at the limit, keep going while compaction still frees room */
-	if (target > max_keys(fs->extra) && fs->capacity > fs->nall)
-		return set;
-	return (CDSet *) resize_keys(fs, target, alloc);
+	return resize_array(set, bytes, alloc);
+}
+
+static CDSet *
+fixed_resize(CDSet *set, Size bytes, CDAlloc *alloc)
+{
+	if (unlikely(bytes > CD_PACKED_MIN_BYTES) && alloc != NULL)
+		return pack_or_resize(set, bytes, alloc);
+	return resize_array(set, bytes, alloc);
 }
 
 static void
