@@ -179,8 +179,11 @@ resize_keys(CDFixedSet *fs, Size nkeys, CDAlloc *alloc)
 	return fs;
 }
 
-static CDSet *
-fixed_resize(CDSet *set, Size bytes, CDAlloc *alloc)
+static void fixed_compact(CDSet *set);
+
+/* Room for bytes of keys in the array. */
+static inline CDSet *
+resize_array(CDSet *set, Size bytes, CDAlloc *alloc)
 {
 	CDFixedSet *fs = as_fixed(set);
 	Size		target = (bytes + fs->extra - 1) / fs->extra;
@@ -189,6 +192,34 @@ fixed_resize(CDSet *set, Size bytes, CDAlloc *alloc)
 	if (target > max_keys(fs->extra) && fs->capacity > fs->nall)
 		return set;
 	return (CDSet *) resize_keys(fs, target, alloc);
+}
+
+/*
+ * A large set keeps its sorted part compressed instead (packedset.h) when
+ * that pays off (policy.h), which is checked each time the set grows past
+ * a power of two.  Out of line: small sets never get here.
+ */
+static pg_noinline CDSet *
+pack_or_resize(CDSet *set, Size bytes, CDAlloc *alloc)
+{
+	CDFixedSet *fs = as_fixed(set);
+
+	if (pg_leftmost_one_pos64(bytes) !=
+		pg_leftmost_one_pos64(Max((Size) fs->capacity * fs->extra, 1)))
+	{
+		fixed_compact(set);
+		if (cd_pack_pays_off(cd_packed_estimate(set), (Size) fs->nsorted * fs->extra))
+			return cd_packed_from_set(set, alloc->aggcontext);
+	}
+	return resize_array(set, bytes, alloc);
+}
+
+static CDSet *
+fixed_resize(CDSet *set, Size bytes, CDAlloc *alloc)
+{
+	if (unlikely(bytes > CD_PACKED_MIN_BYTES) && alloc != NULL)
+		return pack_or_resize(set, bytes, alloc);
+	return resize_array(set, bytes, alloc);
 }
 
 static void
@@ -329,8 +360,16 @@ fixed_merge(CDSet *dst, CDSet *src, CDAlloc *alloc)
 	{
 		uint32		i;
 
+		/* dst may become a packed set on the way */
 		for (i = 0; i < s->nall; i++)
-			dst = cd_fixed_add_key(dst, cd_key_load(s->keys, s->extra, i), alloc);
+		{
+			uint64		key = cd_key_load(s->keys, s->extra, i);
+
+			if (dst->kind == CD_SET_FIXED)
+				dst = cd_fixed_add_key(dst, key, alloc);
+			else
+				dst = cd_packed_add_key(dst, key);
+		}
 		return dst;
 	}
 
@@ -339,6 +378,11 @@ fixed_merge(CDSet *dst, CDSet *src, CDAlloc *alloc)
 	n = s->nsorted;
 	if (n == 0)
 		return dst;
+	if (((Size) d->nsorted + n) * d->extra > CD_PACKED_MIN_BYTES && alloc != NULL)
+	{
+		dst = cd_packed_from_set(dst, alloc->aggcontext);
+		return cd_packed_set_ops.merge(dst, src, alloc);
+	}
 
 	if ((Size) d->capacity - d->nsorted < n)
 		d = resize_keys(d, (Size) d->nsorted + n, alloc);

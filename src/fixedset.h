@@ -6,8 +6,10 @@
  *
  * New keys are appended to the unsorted tail.  When the array is full the
  * tail is sorted, deduplicated and merged into the sorted prefix in place
- * (compaction); the array grows by the policy of policy.h.  Callers use
- * set.h; the per-row append is inline here for its fast path.
+ * (compaction); the array grows by the policy of policy.h; past
+ * CD_PACKED_MIN_BYTES, once its keys would take at most 3/5 of their size
+ * packed, the set becomes a packed set (packedset.h).  Callers use set.h; the per-row append is inline here for
+ * its fast path.
  *
  *-------------------------------------------------------------------------
  */
@@ -16,6 +18,7 @@
 
 #include "postgres.h"
 
+#include "packedset.h"
 #include "set_header.h"
 
 typedef struct CDFixedSet
@@ -41,9 +44,10 @@ cd_fixed_needs_alloc(const CDSet *set)
 }
 
 /*
- * Add one key (may move the set).  This runs once per input row.  A key
- * equal to the last one added is dropped at once, which makes runs of equal
- * values (sorted or clustered input) cost nothing.
+ * Add one key (may move the set, and may turn it into a packed set:
+ * packedset.h).  This runs once per input row.  A key equal to the last one
+ * added is dropped at once, which makes runs of equal values (sorted or
+ * clustered input) cost nothing.
  */
 static inline CDSet *
 cd_fixed_add_key(CDSet *set, uint64 key, CDAlloc *alloc)
@@ -53,7 +57,11 @@ cd_fixed_add_key(CDSet *set, uint64 key, CDAlloc *alloc)
 	if (fs->nall > 0 && cd_key_load(fs->keys, fs->extra, fs->nall - 1) == key)
 		return set;
 	if (unlikely(fs->nall >= fs->capacity))
+	{
 		fs = (CDFixedSet *) cd_fixed_make_room(set, alloc);
+		if (fs->kind != CD_SET_FIXED)
+			return cd_packed_add_key((CDSet *) fs, key);
+	}
 	cd_key_store(fs->keys, fs->extra, fs->nall, key);
 	fs->nall++;
 	return (CDSet *) fs;

@@ -152,6 +152,27 @@ cd_note_tail(CDSet *set, uint8 flag, Size total, Size kept)
 		set->flags &= ~flag;
 }
 
+/*
+ * Should a fixed-width set whose sorted keys take raw bytes, about packed
+ * bytes in a packed set (cd_packed_estimate), become one?  Only when that
+ * takes at most 3/5 of them: a packed set's tail takes up to the raw size
+ * minus the packed part (packedset.c: tail_target), so keys that compress
+ * less save little memory for the CPU time of a packed set's compactions,
+ * which decode and encode every key (random int4: below about 100k keys per
+ * group).  Measured (bench/results/packed/README.md): callgrind, 100 groups
+ * of 20k random int4, 536M instructions packed, 447M fixed-width (main
+ * 444M); 10M rows, 1/2 instead of 3/5: one group 0.64x the data, 100
+ * groups of 100k 1.02x (no set packed), 50% one value 0.64x, but the
+ * conversions come late and the backend's RSS peaked at 1.03x, 1.10x and
+ * 1.28x the data; with 3/5: 0.66x, 0.93x, 0.72x, RSS peaks 0.78x, 0.95x,
+ * 0.96x.
+ */
+static inline bool
+cd_pack_pays_off(Size packed, Size raw)
+{
+	return packed * 5 <= raw * 3;
+}
+
 /* Should merging src (srcsize) into dst (dstsize) append src's keys? */
 static inline bool
 cd_merge_by_append(Size srcsize, Size dstsize)

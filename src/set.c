@@ -13,12 +13,14 @@
 #include "errors.h"
 #include "serialize.h"
 #include "set.h"
+#include "packedset.h"
 #include "sort.h"
 #include "varset.h"
 
 const CDSetOps *const cd_set_kinds[CD_SET_NKINDS] = {
 	[CD_SET_FIXED] = &cd_fixed_set_ops,
 	[CD_SET_VAR] = &cd_var_set_ops,
+	[CD_SET_PACKED] = &cd_packed_set_ops,
 };
 
 /* The representation for keys of kt. */
@@ -38,7 +40,13 @@ CDSet *
 cd_set_merge(CDSet *dst, CDSet *src, CDAlloc *alloc)
 {
 	cd_keytype_check_same(dst->kt, src->kt);
-	Assert(dst->kind == src->kind);
+	/* fixed-width sets of both kinds: the packed one's merge takes either */
+	if (dst->kind == CD_SET_FIXED && src->kind == CD_SET_PACKED)
+	{
+		cd_set_compact(dst);
+		dst = cd_packed_from_set(dst, alloc->aggcontext);
+	}
+	Assert(dst->kind == src->kind || dst->kind == CD_SET_PACKED);
 	return cd_set_ops(dst)->merge(dst, src, alloc);
 }
 
@@ -104,8 +112,12 @@ cd_set_deserialize(StringInfo buf, const CDStateHeader *h,
 {
 	CDKeyWriter w;
 	Size		bytes = cd_state_check_keys(buf, h, kt);
+	const CDSetOps *ops = kind_for(kt);
 
-	(void) kind_for(kt)->build(kt, CurrentMemoryContext, h->n, bytes, &w);
+	/* as large as a fixed-width set would grow before it is packed */
+	if (kt->width > 0 && bytes > CD_PACKED_MIN_BYTES)
+		ops = &cd_packed_set_ops;
+	(void) ops->build(kt, CurrentMemoryContext, h->n, bytes, &w);
 	if (vio != NULL)
 		cd_value_io_set_encoding(vio, h->text_encoding);
 	cd_state_read_keys(buf, kt, vio, h->n, &w);

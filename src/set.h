@@ -19,6 +19,7 @@
 #include "postgres.h"
 
 #include "fixedset.h"
+#include "packedset.h"
 #include "set_header.h"
 #include "serialize.h"
 #include "value_io.h"
@@ -40,15 +41,18 @@ cd_set_needs_alloc(const CDSet *set)
 
 /*
  * Add one non-NULL value (may move the set: use the result).  This runs
- * once per input row: fixed-width keys take the inline path, others one
- * call through the operations (for fixed-width keys that call would cost
- * about 15% more instructions per row in the append: bench/README.md).
+ * once per input row: fixed-width keys take the inline path (packed sets
+ * too), others one call through the operations (for fixed-width keys that
+ * call would cost about 15% more instructions per row in the append:
+ * bench/README.md).
  */
 static pg_attribute_always_inline CDSet *
 cd_set_add_value(CDSet *set, Datum value, CDAlloc *alloc)
 {
 	if (likely(set->kind == CD_SET_FIXED))
 		return cd_fixed_add_key(set, cd_key_encode(set->kt, value), alloc);
+	if (set->kind == CD_SET_PACKED)
+		return cd_packed_add_key(set, cd_key_encode(set->kt, value));
 	return cd_set_ops(set)->add_value(set, value, alloc);
 }
 

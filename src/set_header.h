@@ -10,6 +10,9 @@
  *
  *	  CD_SET_FIXED	 fixed-width keys in one array (fixedset.h)
  *	  CD_SET_VAR	 variable-size keys, packed in one byte array (varset.h)
+ *	  CD_SET_PACKED	 many fixed-width keys, the sorted part compressed
+ *					 (packedset.h); a fixed-width set becomes one when it
+ *					 grows large, so sets of one key type may differ in kind
  *
  * Each representation is one file, whose CDSetOps are an entry of
  * cd_set_kinds[] (set.c); callers go through set.h.  A set's header and its
@@ -34,6 +37,7 @@ typedef enum CDSetKind
 {
 	CD_SET_FIXED = 0,
 	CD_SET_VAR,
+	CD_SET_PACKED,
 	CD_SET_NKINDS
 } CDSetKind;
 
@@ -52,6 +56,8 @@ typedef enum CDSetKind
  * allocator (needs_alloc); cleared once that no longer holds
  */
 #define CD_SET_HINTED			0x10
+/* a packed set's hot key is set (packedset.h) */
+#define CD_SET_HOT				0x20
 
 /*
  * The header's fields, first in every representation's struct.  extra is
@@ -125,7 +131,8 @@ typedef struct CDSetOps
 	/*
 	 * For the growth policy (policy.h): bytes of keys held, of them in the
 	 * sorted part, and room for keys; resize to room for bytes of keys (may move the set; returns it
-	 * unchanged when it cannot grow but has room left); may a full set grow
+	 * unchanged when it cannot grow but has room left, and may return a set
+	 * of another kind: fixedset.c's becomes a packed set); may a full set grow
 	 * before it compacts, as far as the representation can tell (NULL: the
 	 * policy's rule alone).
 	 */

@@ -1,19 +1,58 @@
 #!/usr/bin/env bash
-# Unit test of the set's merges and lookups on sorted runs
-# (src/set_keys_template.h), per key width, against qsort + a plain dedup:
-# test/unit/set_keys_test.c, compiled with the system C compiler (no server
-# needed).  CD_LONG=1 runs ten times as many random cases.
+# Unit tests of the sets without a server, against qsort + a plain dedup:
+# - the set's merges and lookups on sorted runs (src/set_keys_template.h),
+#   per key width: test/unit/set_keys_test.c, compiled with the system C
+#   compiler alone;
+# - the packed set (src/packedset.c: compressed blocks, run blocks, block
+#   boundaries, extremes of every width, merges, copies, serialized round
+#   trips): test/unit/packed_set_test.c, compiled against the server headers
+#   (PG_CONFIG, else $CD_CLUSTER_BINDIR/pg_config, else pg_config) with the
+#   fuzz harness's stubs of the server functions (test/fuzz/pgstub.c).
+# CD_LONG=1 runs ten times as many random cases.
 set -u
 cd "$(dirname "$0")/../.."
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 n=400000
-[ "${CD_LONG:-0}" = 1 ] && n=4000000
+cases=480
+[ "${CD_LONG:-0}" = 1 ] && n=4000000 && cases=4800
 CC=${CC:-cc}
+if [ -z "${PG_CONFIG:-}" ]; then
+    if [ -n "${CD_CLUSTER_BINDIR:-}" ] && [ -x "$CD_CLUSTER_BINDIR/pg_config" ]; then
+        PG_CONFIG=$CD_CLUSTER_BINDIR/pg_config
+    else
+        PG_CONFIG=pg_config
+    fi
+fi
 if ! $CC -O2 -Wall -Werror -Wno-unused-function -I src -o "$tmp/set_keys_test" \
         test/unit/set_keys_test.c; then
     echo "FAIL: could not build test/unit/set_keys_test.c"
     echo "0 passed, 1 failed"
     exit 1
 fi
-"$tmp/set_keys_test" "$n"
+"$tmp/set_keys_test" "$n" | tee "$tmp/out1" | grep -vE '^[0-9]+ passed, [0-9]+ failed'
+
+inc=$("$PG_CONFIG" --includedir-server 2>/dev/null)
+if [ -z "$inc" ] || ! $CC -O2 -g -DUSE_ASSERT_CHECKING -Wall -Werror -Wno-unused-function \
+        -I src -I test/fuzz -I "$inc" -o "$tmp/packed_set_test" \
+        test/unit/packed_set_test.c test/fuzz/pgstub.c \
+        src/packedset.c src/fixedset.c src/set.c src/varset.c src/policy.c src/sort.c \
+        src/key.c src/errors.c src/serialize.c src/keypack.c src/value_io.c \
+        src/alloc.c src/registry.c 2>"$tmp/build.log"; then
+    cat "$tmp/build.log"
+    echo "FAIL: could not build test/unit/packed_set_test.c (server headers: $PG_CONFIG)"
+    echo "0 passed, 1 failed"
+    exit 1
+fi
+"$tmp/packed_set_test" "$cases" | tee "$tmp/out2" | grep -vE '^[0-9]+ passed, [0-9]+ failed'
+# one summary line for both programs
+p=0
+f=0
+for o in "$tmp/out1" "$tmp/out2"; do
+    line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$o" | tail -1)
+    [ -z "$line" ] && line="0 passed, 1 failed"
+    p=$((p + $(echo "$line" | cut -d' ' -f1)))
+    f=$((f + $(echo "$line" | cut -d' ' -f3)))
+done
+echo "$p passed, $f failed"
+[ "$f" = 0 ]

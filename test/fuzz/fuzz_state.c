@@ -9,7 +9,8 @@
  * accepted must be a valid set, and then:
  *   - its keys are strictly increasing and as many as the header says;
  *   - serialize() gives the input back, byte for byte;
- *   - a second set B, built with cd_fixed_add_key() from keys derived from the
+ *   - a second set B, built with cd_fixed_add_key() (cd_packed_add_key() once
+ *     it is large) from keys derived from the
  *     input (repeated keys, overlaps with A, enough keys for the radix sort),
  *     is merged with A both ways (cd_set_merge) and the result equals a
  *     reference merge computed here with qsort;
@@ -176,6 +177,25 @@ check_set(CDSet *s, const uint64 *expect, size_t n, const char *what)
 	CHECK(i == n, what);
 }
 
+/* add a key to a fixed-width set of either kind (it may become packed) */
+static CDSet *
+add_key(CDSet *s, uint64 key, CDAlloc *alloc)
+{
+	if (s->kind == CD_SET_FIXED)
+		return cd_fixed_add_key(s, key, alloc);
+	return cd_packed_add_key(s, key);
+}
+
+/* free a set and, for a packed one, its buffers */
+static void
+free_set(CDSet *s)
+{
+	if (s->kind == CD_SET_PACKED)
+		cd_packed_free(s);
+	else
+		pfree(s);
+}
+
 /* a state's bytes to a set, as the deserialization function does */
 static CDSet *
 deserialize(const char *data, Size len)
@@ -316,7 +336,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	alloc = harness_alloc((seed & 4) != 0);
 	b = cd_set_create(a->kt, alloc);
 	for (i = 0; i < nb; i++)
-		b = cd_fixed_add_key(b, bkeys[i], alloc);
+		b = add_key(b, bkeys[i], alloc);
 
 	/* the reference union */
 	ref = realloc(ref, sizeof(uint64) * (n + nb + 1));
@@ -342,11 +362,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	pfree(ser);
 	pfree(ser2);
-	pfree(r);
-	pfree(u1);
-	pfree(u2);
-	pfree(b);
-	pfree(a);
+	free_set(r);
+	free_set(u1);
+	free_set(u2);
+	free_set(b);
+	free_set(a);
 	CHECK(stub_live_chunks(stub_cxt_query) == 0, "chunks left behind");
 	stub_reset(stub_cxt_fn);
 	free(ref);
@@ -388,7 +408,7 @@ write_corpus(const char *dir)
 			stub_error_jmp = NULL;
 			s = cd_set_create(&kt, harness_alloc(si % 2));
 			for (size_t i = 0; i < sizes[si]; i++)
-				s = cd_fixed_add_key(s, canonical(&kt, xorshift(&seed) >> (si % 2 ? 0 : 40)),
+				s = add_key(s, canonical(&kt, xorshift(&seed) >> (si % 2 ? 0 : 40)),
 							  harness_alloc(si % 2));
 			ser = serialize(s);
 			snprintf(path, sizeof(path), "%s/state-%u-%zu", dir, t->typid, sizes[si]);
@@ -399,6 +419,37 @@ write_corpus(const char *dir)
 			nfiles++;
 			stub_reset(stub_cxt_query);
 		}
+	}
+
+	/*
+	 * A state large enough to be decoded into a packed set (packedset.h),
+	 * yet short: 30000 int4 keys in runs of consecutive keys, the blocks of
+	 * a run one byte each
+	 */
+	{
+		CDKeyType	kt;
+		CDSet	   *s;
+		bytea	   *ser;
+		char		path[1024];
+		FILE	   *f;
+		uint64		key = 1000;
+
+		cd_keytype_init(&kt, INT4OID, InvalidOid, stub_cxt_fn);
+		s = cd_set_create(&kt, harness_alloc(false));
+		for (size_t i = 0; i < 30000; i++)
+		{
+			s = add_key(s, key, harness_alloc(false));
+			key += (i % 1000 == 999) ? 1 + xorshift(&seed) % 5000 : 1;
+		}
+		ser = serialize(s);
+		snprintf(path, sizeof(path), "%s/state-%u-runs-30000", dir, INT4OID);
+		f = fopen(path, "wb");
+		CHECK(f != NULL, "open corpus file");
+		fwrite(VARDATA(ser), 1, VARSIZE(ser) - VARHDRSZ, f);
+		fclose(f);
+		nfiles++;
+		stub_reset(stub_cxt_query);
+		stub_reset(stub_cxt_fn);
 	}
 	printf("wrote %d states to %s\n", nfiles, dir);
 }

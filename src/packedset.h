@@ -1,0 +1,119 @@
+/*-------------------------------------------------------------------------
+ *
+ * packedset.h
+ *	  The set of many fixed-width keys (key.h), its sorted part kept
+ *	  compressed: blocks of bit-packed gaps, an index of block heads, and
+ *	  an uncompressed unsorted tail.
+ *
+ * A fixed-width set (fixedset.h) becomes one of these when it grows past
+ * CD_PACKED_MIN_BYTES of keys and its keys would take at most 3/5 of
+ * their size packed (policy.h: cd_pack_pays_off); sets never go back.  The sorted,
+ * duplicate-free keys are cut into blocks of CD_PACKED_BLOCK keys (the last
+ * one may be shorter); block i holds keys [i * CD_PACKED_BLOCK, ...).  Its
+ * first key (the head) is in the index, with the offset of its bytes in
+ * data: one byte b, then the gaps between consecutive keys minus one, b
+ * bits each, least-significant bit first, padded to a byte (b is the
+ * fewest bits that hold the block's largest gap).  A block of consecutive
+ * keys is a run block: b = 0, one byte.  This is keypack.h's form of a
+ * block with the head moved to the index.
+ *
+ * New keys are appended to the tail, as in the fixed-width set.  When the
+ * tail is full it is sorted and merged with the blocks in one streaming
+ * pass that decodes the old blocks and encodes new ones (packedset.c).
+ *
+ * The struct never moves; its buffers are separate chunks in mcxt (the
+ * aggregate context, where large chunks are blocks of their own).  Callers
+ * use set.h; the per-row append is inline here.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef CD_PACKEDSET_H
+#define CD_PACKEDSET_H
+
+#include "postgres.h"
+
+#include "set_header.h"
+
+#define CD_PACKED_BLOCK		CD_KEY_BATCH	/* keys per block */
+
+/*
+ * A fixed-width set that would grow past this many bytes of keys becomes a
+ * packed set instead when that pays off (fixedset.c: fixed_resize, checked
+ * at every power of two).
+ */
+#ifndef CD_PACKED_MIN_BYTES
+#define CD_PACKED_MIN_BYTES	(64 * 1024)
+#endif
+
+typedef struct CDPackedIndex
+{
+	uint64		head;			/* the block's first key */
+	Size		offset;			/* its bytes in data */
+} CDPackedIndex;
+
+typedef struct CDPackedSet
+{
+	CD_SET_HEADER_FIELDS;		/* extra: the key width */
+	uint32		tail_cap;		/* keys the tail has room for */
+	MemoryContext mcxt;			/* where the buffers are */
+	char	   *tail;			/* nall - nsorted keys, width bytes each */
+	uint8	   *data;			/* the blocks' bytes */
+	Size		data_len;		/* bytes of data used */
+	Size		data_cap;		/* bytes of data allocated */
+	CDPackedIndex *index;		/* one entry per block */
+	uint32		index_cap;		/* entries allocated */
+	uint64		hot;			/* with CD_SET_HOT: a key in the set */
+} CDPackedSet;
+
+extern const CDSetOps cd_packed_set_ops;
+
+/* Room in the tail of a full set: compacts it (never moves it). */
+extern void cd_packed_make_room(CDSet *set);
+
+/*
+ * A packed set in mcxt holding the keys of set, which must be compacted
+ * (any representation of fixed-width keys); frees set unless it sits in a
+ * slot (alloc.h).
+ */
+extern CDSet *cd_packed_from_set(CDSet *set, MemoryContext mcxt);
+
+/*
+ * About the bytes the sorted keys of set (fixed-width, any representation)
+ * would take in a packed set's blocks and index, from every
+ * CD_PACKED_SAMPLE-th block.
+ */
+extern Size cd_packed_estimate(const CDSet *set);
+
+#define CD_PACKED_SAMPLE	8
+
+/* Free a packed set and its buffers. */
+extern void cd_packed_free(CDSet *set);
+
+/*
+ * Add one key.  This runs once per input row.  A key equal to the last one
+ * added is dropped at once, as in the fixed-width set, and so is the hot
+ * key: the one repeated most in the last compacted tail, so that a value
+ * in a large share of the rows (a heavy hitter) does not fill the tail.
+ * On distinct keys this costs one predictable comparison per row.
+ */
+static inline CDSet *
+cd_packed_add_key(CDSet *set, uint64 key)
+{
+	CDPackedSet *ps = (CDPackedSet *) set;
+	uint32		ntail = ps->nall - ps->nsorted;
+
+	if (ntail > 0 && cd_key_load(ps->tail, ps->extra, ntail - 1) == key)
+		return set;
+	if (key == ps->hot && (ps->flags & CD_SET_HOT))
+		return set;
+	if (unlikely(ntail >= ps->tail_cap))
+	{
+		cd_packed_make_room(set);
+		ntail = ps->nall - ps->nsorted;
+	}
+	cd_key_store(ps->tail, ps->extra, ntail, key);
+	ps->nall++;
+	return set;
+}
+
+#endif							/* CD_PACKEDSET_H */
