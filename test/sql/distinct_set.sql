@@ -380,6 +380,23 @@ FROM (SELECT cardinality(distinct_set_union_agg(s) OVER (ORDER BY g ROWS BETWEEN
                                                            AND 1 FOLLOWING EXCLUDE CURRENT ROW)) AS n,
              (SELECT count(DISTINCT v) FROM ds_par p WHERE p.g IN (q.g - 1, q.g + 1) AND p.g < 40) AS r
       FROM (SELECT g, s FROM ds_par_sets WHERE g < 40) q) z;
+-- spilling HashAggregate (work_mem 64kB: the states go to disk through the
+-- serial / deserial functions): the union and its counting form, against
+-- native results
+CREATE TABLE ds_sp AS SELECT x % 3000 AS g, (x::int8 * 7919 % 20011)::int AS v FROM generate_series(1, 300000) x;
+CREATE TABLE ds_sp_sets AS SELECT g, g % 500 AS k, distinct_set_agg(v) AS s FROM ds_sp GROUP BY g;
+ANALYZE ds_sp_sets;
+SET work_mem = '64kB';
+SET enable_sort = off;
+SET max_parallel_workers_per_gather = 0;
+SELECT count(*) AS groups, count(*) FILTER (WHERE a.n <> b.n OR a.u <> b.u) AS failed
+FROM (SELECT k, cardinality(distinct_set_union_agg(s)) AS n, distinct_set_union_agg(s) AS u
+      FROM ds_sp_sets GROUP BY k) a
+JOIN (SELECT g % 500 AS k, count(DISTINCT v) AS n, distinct_set_agg(v) AS u FROM ds_sp GROUP BY 1) b USING (k);
+RESET work_mem;
+RESET enable_sort;
+RESET max_parallel_workers_per_gather;
+DROP TABLE ds_sp, ds_sp_sets;
 -- not rewritten: a set that is not an aggregate's, an aggregate of another schema
 EXPLAIN (VERBOSE, COSTS OFF) SELECT cardinality(s) FROM ds_par_sets;
 CREATE SCHEMA ds_other;
