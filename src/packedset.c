@@ -38,6 +38,7 @@
 #include "utils/memutils.h"
 
 #include "errors.h"
+#include "keyunion.h"
 #include "packedset.h"
 #include "policy.h"
 #include "sort.h"
@@ -158,6 +159,8 @@ append_block(CDPackedSet *ps, const uint64 *keys, uint32 m)
 
 	Assert(m >= 1 && m <= CD_PACKED_BLOCK);
 	Assert(ps->nsorted % CD_PACKED_BLOCK == 0);
+	if (unlikely((Size) ps->nsorted + m > CD_SET_MAX_KEYS))
+		cd_error_group_too_large(CD_SET_MAX_KEYS, ps->extra);
 	reserve_block(ps);
 
 	/*
@@ -464,6 +467,8 @@ probe_present(CDPackedProbe *pr, uint64 key)
  * ----------------------------------------------------------------
  */
 
+static void packed_compact(CDSet *set);
+
 static CDPackedSet *
 create_empty(const CDKeyType *kt, MemoryContext mcxt, uint8 flags)
 {
@@ -759,6 +764,142 @@ remove_present(const CDPackedSet *ps, void *keys, uint32 n)
 	return out;
 }
 
+/*
+ * Are all of the sorted keys below key?  (True when there are none.)  Only
+ * the last block is decoded.
+ */
+static bool
+below(const CDPackedSet *ps, uint64 key)
+{
+	uint64		block[CD_PACKED_BLOCK];
+	uint32		bi;
+	uint32		m;
+
+	if (ps->nsorted == 0)
+		return true;
+	bi = nblocks_of(ps->nsorted) - 1;
+	if (ps->index[bi].head >= key)
+		return false;
+	m = block_len(ps->nsorted, bi);
+	decode_block(ps, bi, m, block);
+	return block[m - 1] < key;
+}
+
+/*
+ * Add the first n keys of the tail, sorted and distinct, all above the
+ * sorted part, which ends with a whole block: new blocks after the old
+ * ones, which stay where they are (ascending values; a deserialized
+ * state's last, short block).
+ */
+static void
+append_tail(CDPackedSet *ps, uint32 n)
+{
+	uint64		block[CD_PACKED_BLOCK];
+	uint32		i;
+
+	Assert(ps->nsorted % CD_PACKED_BLOCK == 0);
+	for (i = 0; i < n; i += CD_PACKED_BLOCK)
+	{
+		uint32		m = Min(n - i, CD_PACKED_BLOCK);
+
+		load_keys(ps->tail, ps->extra, i, block, m);
+		append_block(ps, block, m);
+		if ((i & 0xFFFF) == 0)
+			CHECK_FOR_INTERRUPTS();
+	}
+}
+
+/*
+ * Put the first n keys of the tail (sorted, distinct) into the sorted part:
+ * appended when they all come after it, else merged.  Returns the keys
+ * that were new.
+ */
+static uint32
+add_sorted_tail(CDPackedSet *ps, uint32 n)
+{
+	CDKeyReader r;
+
+	if (n == 0)
+		return 0;
+	if (ps->nsorted % CD_PACKED_BLOCK == 0 &&
+		below(ps, cd_key_load(ps->tail, ps->extra, 0)))
+	{
+		append_tail(ps, n);
+		return n;
+	}
+	cd_key_reader_init(&r, ps, n, read_tail, NULL);
+	return merge_blocks(ps, &r, n);
+}
+
+/*
+ * Readers of ps's sorted part and of each of its runs, into in[] (room for
+ * 1 + nruns); returns how many.
+ */
+static int
+own_and_run_readers(const CDPackedSet *ps, CDKeyReader *in, CDKeyReader **pin)
+{
+	int			n = 0;
+	uint32		i;
+
+	cd_key_reader_init(&in[n], ps, ps->nsorted, read_blocks, NULL);
+	pin[n] = &in[n];
+	n++;
+	for (i = 0; i < ps->nruns; i++)
+	{
+		Assert(ps->runs[i]->nall == ps->runs[i]->nsorted);
+		cd_key_reader_init(&in[n], ps->runs[i], ps->runs[i]->nsorted,
+						   read_blocks, NULL);
+		pin[n] = &in[n];
+		n++;
+	}
+	return n;
+}
+
+/* Merge the runs into the sorted part, in one pass, and free them. */
+static void
+fold_runs(CDPackedSet *ps)
+{
+	CDKeyReader in[CD_PACKED_MAX_RUNS + 1];
+	CDKeyReader *pin[CD_PACKED_MAX_RUNS + 1];
+	CDKeyReader *u;
+	uint32		ntail = ps->nall - ps->nsorted;
+	uint32		i;
+
+	if (ps->nruns == 0)
+		return;
+	/* the runs alone, merged with the sorted part by merge_blocks */
+	(void) own_and_run_readers(ps, in, pin);
+	u = cd_key_union(pin + 1, ps->nruns);
+	(void) merge_blocks(ps, u, u->count);
+	cd_key_union_free(u);
+	for (i = 0; i < ps->nruns; i++)
+		cd_packed_free((CDSet *) ps->runs[i]);
+	ps->nruns = 0;
+	ps->nall = ps->nsorted + ntail;
+}
+
+/* Make src (cd_packed_takeable, compacted here) a run of ps. */
+static void
+add_run(CDPackedSet *ps, CDPackedSet *src)
+{
+	packed_compact((CDSet *) src);
+	if (src->nsorted == 0)
+	{
+		cd_packed_free((CDSet *) src);
+		return;
+	}
+	if (ps->nruns == CD_PACKED_MAX_RUNS)
+		fold_runs(ps);
+	if (ps->runs == NULL)
+	{
+		ps->runs = MemoryContextAlloc(ps->mcxt,
+									  CD_PACKED_MAX_RUNS * sizeof(CDPackedSet *));
+		ps->runs_cap = CD_PACKED_MAX_RUNS;
+	}
+	MemoryContextSetParent(src->own_cxt, ps->mcxt);
+	ps->runs[ps->nruns++] = src;
+}
+
 static void
 packed_compact(CDSet *set)
 {
@@ -769,8 +910,8 @@ packed_compact(CDSet *set)
 	uint32		nnew;
 	void	   *scratch;
 	void	   *sorted;
-	CDKeyReader r;
 
+	fold_runs(ps);
 	if (nappended == 0)
 		return;
 
@@ -795,17 +936,10 @@ packed_compact(CDSet *set)
 	{
 		/* find the keys already present first: only new ones rebuild */
 		nnew = remove_present(ps, ps->tail, ntail);
-		if (nnew > 0)
-		{
-			cd_key_reader_init(&r, ps, nnew, read_tail, NULL);
-			(void) merge_blocks(ps, &r, nnew);
-		}
+		(void) add_sorted_tail(ps, nnew);
 	}
 	else
-	{
-		cd_key_reader_init(&r, ps, ntail, read_tail, NULL);
-		nnew = merge_blocks(ps, &r, ntail);
-	}
+		nnew = add_sorted_tail(ps, ntail);
 	cd_note_tail(set, CD_SET_TAIL_SEEN, ntail, nnew);
 	cd_note_tail(set, CD_SET_TAIL_DUPS, nappended, nnew);
 	ps->nall = ps->nsorted;
@@ -876,7 +1010,18 @@ void
 cd_packed_free(CDSet *set)
 {
 	CDPackedSet *ps = as_packed(set);
+	uint32		i;
 
+	for (i = 0; i < ps->nruns; i++)
+		cd_packed_free((CDSet *) ps->runs[i]);
+	if (ps->own_cxt)
+	{
+		/* everything below is in it */
+		MemoryContextDelete(ps->own_cxt);
+		return;
+	}
+	if (ps->runs)
+		pfree(ps->runs);
 	if (ps->tail)
 		pfree(ps->tail);
 	if (ps->data)
@@ -884,6 +1029,16 @@ cd_packed_free(CDSet *set)
 	if (ps->index)
 		pfree(ps->index);
 	pfree(ps);
+}
+
+CDSet *
+cd_packed_take(CDSet *set, MemoryContext mcxt)
+{
+	Assert(cd_packed_takeable(set));
+	MemoryContextSetParent(as_packed(set)->own_cxt, mcxt);
+	/* a deserialized set's last, short block is appended, not merged */
+	packed_compact(set);
+	return set;
 }
 
 static CDSet *
@@ -909,9 +1064,11 @@ packed_add_value(CDSet *set, Datum value, CDAlloc *alloc)
 }
 
 /*
- * The distinct count without changing the set's keys: the tail is sorted
- * in place (it is an unordered bag: the set is the same), then its distinct
- * keys that the sorted part lacks are counted without writing.  This takes
+ * The distinct count without changing the set's keys: the union of the
+ * sorted part and the runs is counted as it is read (keyunion.h); the tail
+ * is sorted in place (it is an unordered bag: the set is the same), then
+ * its distinct keys that the sorted part and the runs lack are counted
+ * without writing.  This takes
  * the sort's scratch, the tail's size, at most; sorting a copy would take
  * twice that on top of the tail (a final count of one group of 10M int4
  * peaked at 1.25x the keys' raw size: bench/README.md).
@@ -924,20 +1081,37 @@ packed_count(const CDSet *set)
 	uint32		ntail = ps->nall - ps->nsorted;
 	char	   *scratch;
 	void	   *sorted;
-	CDPackedProbe pr;
+	CDPackedProbe *pr;
+	Size		base = ps->nsorted;
 	uint32		nnew = 0;
 	uint64		prev = 0;
 	uint32		i;
+	uint32		r;
 
-	if (ntail == 0)
-		return ps->nsorted;
+	if (ps->nruns > 0)
+	{
+		/* the sorted part and the runs: their union, counted as it goes */
+		CDKeyReader in[CD_PACKED_MAX_RUNS + 1];
+		CDKeyReader *pin[CD_PACKED_MAX_RUNS + 1];
+		CDKeyReader *u;
+
+		u = cd_key_union(pin, own_and_run_readers(ps, in, pin));
+		base = cd_key_reader_drain_count(u);
+		cd_key_union_free(u);
+	}
+	if (ntail == 0 && base <= CD_SET_MAX_KEYS)
+		return (uint32) base;
 	scratch = alloc_huge(CurrentMemoryContext, (Size) ntail * width);
 	sorted = cd_sort_keys(ps->tail, scratch, ntail, width);
 	if (sorted == scratch)
 		memcpy(ps->tail, scratch, (Size) ntail * width);
 	pfree(scratch);
 
-	probe_init(&pr, ps);
+	/* the tail's distinct keys in none of the sorted part and runs */
+	pr = palloc((1 + ps->nruns) * sizeof(CDPackedProbe));
+	probe_init(&pr[0], ps);
+	for (r = 0; r < ps->nruns; r++)
+		probe_init(&pr[1 + r], ps->runs[r]);
 	for (i = 0; i < ntail; i += CD_KEY_BATCH)
 	{
 		uint64		batch[CD_KEY_BATCH];
@@ -950,13 +1124,22 @@ packed_count(const CDSet *set)
 			uint64		k = batch[j];
 
 			if (k != prev || (i == 0 && j == 0))
-				nnew += !probe_present(&pr, k);
+			{
+				bool		present = probe_present(&pr[0], k);
+
+				for (r = 0; r < ps->nruns && !present; r++)
+					present = probe_present(&pr[1 + r], k);
+				nnew += !present;
+			}
 			prev = k;
 		}
 		if ((i & 0xFFFF) == 0)
 			CHECK_FOR_INTERRUPTS();
 	}
-	return ps->nsorted + nnew;
+	pfree(pr);
+	if (base + nnew > CD_SET_MAX_KEYS)
+		cd_error_group_too_large(CD_SET_MAX_KEYS, width);
+	return (uint32) (base + nnew);
 }
 
 /*
@@ -974,6 +1157,13 @@ packed_merge(CDSet *dst, CDSet *src, CDAlloc *alloc)
 	uint32		i;
 
 	Assert(src->kt->width == ps->extra);
+	if (cd_packed_takeable(src) &&
+		!cd_merge_by_append(src->nall, ps->nsorted))
+	{
+		/* a large partial state: kept as it is, merged later or never */
+		add_run(ps, as_packed(src));
+		return dst;
+	}
 	cd_set_ops(src)->compact(src);
 	cd_set_ops(src)->reader(src, &r);
 	if (cd_merge_by_append(src->nsorted, ps->nsorted))
@@ -1019,7 +1209,7 @@ packed_copy(CDSet *set, MemoryContext mcxt)
 static void
 packed_reader(const CDSet *set, CDKeyReader *r)
 {
-	Assert(set->nall == set->nsorted);
+	Assert(set->nall == set->nsorted && as_packed_c(set)->nruns == 0);
 	cd_key_reader_init(r, set, set->nsorted, read_blocks, NULL);
 }
 
@@ -1057,12 +1247,16 @@ static CDSet *
 packed_build(const CDKeyType *kt, MemoryContext mcxt, uint32 n, Size bytes,
 			 CDKeyWriter *w)
 {
-	CDPackedSet *ps = create_empty(kt, mcxt, 0);
+	MemoryContext own = AllocSetContextCreate(mcxt, "count_distinct packed set",
+											  ALLOCSET_SMALL_SIZES);
+	CDPackedSet *ps = create_empty(kt, own, 0);
 
+	/* a context of its own: a combine function may take the set over */
+	ps->own_cxt = own;
 	/* a guess at the packed size; the buffer grows by 1/8 when short */
 	alloc_blocks(ps, n, (Size) n * kt->width / 3);
 	ps->tail_cap = CD_PACKED_BLOCK;
-	ps->tail = alloc_huge(mcxt, (Size) CD_PACKED_BLOCK * kt->width);
+	ps->tail = alloc_huge(ps->mcxt, (Size) CD_PACKED_BLOCK * kt->width);
 	cd_key_writer_init(w, ps, put_packed, NULL);
 	return (CDSet *) ps;
 }
@@ -1071,10 +1265,14 @@ static Size
 packed_memory_size(const CDSet *set)
 {
 	const CDPackedSet *ps = as_packed_c(set);
-
-	return sizeof(CDPackedSet) + ps->data_cap +
+	Size		size = sizeof(CDPackedSet) + ps->data_cap +
 		(Size) ps->index_cap * sizeof(CDPackedIndex) +
 		(Size) ps->tail_cap * ps->extra;
+	uint32		i;
+
+	for (i = 0; i < ps->nruns; i++)
+		size += packed_memory_size((CDSet *) ps->runs[i]);
+	return size;
 }
 
 static Size

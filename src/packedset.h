@@ -63,6 +63,11 @@ typedef struct CDPackedSet
 	CDPackedIndex *index;		/* one entry per block */
 	uint32		index_cap;		/* entries allocated */
 	uint64		hot;			/* with CD_SET_HOT: a key in the set */
+	MemoryContext own_cxt;		/* mcxt, when the set has a context of its
+								 * own (built by CDSetOps.build), else NULL */
+	struct CDPackedSet **runs;	/* other sets' keys, not merged yet */
+	uint32		nruns;
+	uint32		runs_cap;
 } CDPackedSet;
 
 extern const CDSetOps cd_packed_set_ops;
@@ -88,6 +93,32 @@ extern Size cd_packed_estimate(const CDSet *set);
 
 /* Free a packed set and its buffers. */
 extern void cd_packed_free(CDSet *set);
+
+/*
+ * Runs.  A packed set that cd_set_deserialize built (a partial state from a
+ * parallel worker) has a memory context of its own, so a combine function
+ * can take it over instead of copying it: as the group's state
+ * (cd_packed_take), or, when it is large, as a run of another packed set
+ * (packed_merge): its sorted keys are kept as they are, and the set's keys
+ * are its own and its runs'.  Counting reads them all through one union
+ * (keyunion.h) without writing anything; a compaction, or more than
+ * CD_PACKED_MAX_RUNS runs, merges them into the set's blocks in one pass.
+ */
+#define CD_PACKED_MAX_RUNS	8
+
+/* May set be taken over whole (cd_packed_take)? */
+static inline bool
+cd_packed_takeable(const CDSet *set)
+{
+	return set->kind == CD_SET_PACKED &&
+		((const CDPackedSet *) set)->own_cxt != NULL;
+}
+
+/*
+ * Move set (cd_packed_takeable) into mcxt, without copying: its context
+ * becomes a child of mcxt.  The caller must not keep another reference.
+ */
+extern CDSet *cd_packed_take(CDSet *set, MemoryContext mcxt);
 
 /*
  * Add one key.  This runs once per input row.  A key equal to the last one

@@ -72,7 +72,9 @@ cd_set_count(const CDSet *set)
 
 /*
  * Add every value of src to dst (may move dst: use the result; may compact
- * src).  ERROR unless both hold keys of the same key type.
+ * src; a src that cd_set_take would take whole may become part of dst, so
+ * the caller must not use src after).  ERROR unless both hold keys of the
+ * same key type.
  */
 extern CDSet *cd_set_merge(CDSet *dst, CDSet *src, CDAlloc *alloc);
 
@@ -81,6 +83,19 @@ static inline CDSet *
 cd_set_copy(CDSet *set, MemoryContext mcxt)
 {
 	return cd_set_ops(set)->copy(set, mcxt);
+}
+
+/*
+ * set, in mcxt: set itself when it has a memory context of its own (a large
+ * state cd_set_deserialize built), which is moved under mcxt, else a copy
+ * (cd_set_copy).  The caller must not use set after.
+ */
+static inline CDSet *
+cd_set_take(CDSet *set, MemoryContext mcxt)
+{
+	if (cd_packed_takeable(set))
+		return cd_packed_take(set, mcxt);
+	return cd_set_copy(set, mcxt);
 }
 
 /* Bytes allocated for the set. */

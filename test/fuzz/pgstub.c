@@ -147,10 +147,84 @@ MemoryContextRegisterResetCallback(MemoryContext context,
 	context->reset_cbs = cb;
 }
 
+/*
+ * Contexts created at run time (a packed set's own, packedset.c), with
+ * the server's tree: a reset or delete takes the children with it.
+ */
+static void
+stub_unlink(MemoryContext c)
+{
+	MemoryContext parent = c->parent;
+
+	if (parent == NULL)
+		return;
+	if (c->prevchild)
+		c->prevchild->nextchild = c->nextchild;
+	else
+		parent->firstchild = c->nextchild;
+	if (c->nextchild)
+		c->nextchild->prevchild = c->prevchild;
+	c->parent = c->prevchild = c->nextchild = NULL;
+}
+
+static void
+stub_link(MemoryContext c, MemoryContext parent)
+{
+	c->parent = parent;
+	c->prevchild = NULL;
+	c->nextchild = parent->firstchild;
+	if (parent->firstchild)
+		parent->firstchild->prevchild = c;
+	parent->firstchild = c;
+}
+
+MemoryContext
+AllocSetContextCreateInternal(MemoryContext parent, const char *name,
+							  Size minContextSize, Size initBlockSize,
+							  Size maxBlockSize)
+{
+	StubContext *s = calloc(1, sizeof(StubContext));
+
+	if (s == NULL)
+		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
+	s->ctx.type = T_AllocSetContext;
+	s->ctx.name = name;
+	s->head.prev = s->head.next = &s->head;
+	if (parent)
+		stub_link(&s->ctx, parent);
+	return &s->ctx;
+}
+
+void
+MemoryContextSetParent(MemoryContext context, MemoryContext new_parent)
+{
+	if (context->parent == new_parent)
+		return;
+	stub_unlink(context);
+	if (new_parent)
+		stub_link(context, new_parent);
+}
+
+void
+MemoryContextDelete(MemoryContext context)
+{
+	if (context == stub_cxt_query || context == stub_cxt_fn)
+	{
+		fprintf(stderr, "stub: MemoryContextDelete of a harness context\n");
+		abort();
+	}
+	stub_reset(context);
+	stub_unlink(context);
+	free(stub_context(context));
+}
+
 void
 stub_reset(MemoryContext c)
 {
 	StubContext *s = stub_context(c);
+
+	while (c->firstchild != NULL)
+		MemoryContextDelete(c->firstchild);
 
 	while (c->reset_cbs != NULL)
 	{
@@ -678,8 +752,6 @@ pg_verify_mbstr(int encoding, const char *mbstr, int len, bool noError)
 #define STUB_UNREACHABLE(name) \
 	do { fprintf(stderr, "stub: %s reached (variable-size path)\n", name); abort(); } while (0)
 
-MemoryContext AllocSetContextCreateInternal(MemoryContext parent, const char *name, Size minContextSize, Size initBlockSize, Size maxBlockSize) { STUB_UNREACHABLE("AllocSetContextCreateInternal"); }
-void MemoryContextDelete(MemoryContext context) { STUB_UNREACHABLE("MemoryContextDelete"); }
 void MemoryContextReset(MemoryContext context) { STUB_UNREACHABLE("MemoryContextReset"); }
 Datum InputFunctionCall(FmgrInfo *flinfo, char *str, Oid typioparam, int32 typmod) { STUB_UNREACHABLE("InputFunctionCall"); }
 char *OutputFunctionCall(FmgrInfo *flinfo, Datum val) { STUB_UNREACHABLE("OutputFunctionCall"); }

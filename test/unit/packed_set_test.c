@@ -24,6 +24,8 @@
 #include <stdlib.h>
 
 #include "catalog/pg_type.h"
+#include "nodes/memnodes.h"
+#include "utils/memutils.h"
 
 #include "alloc.h"
 #include "key.h"
@@ -191,6 +193,150 @@ make_keys(uint64 *keys, size_t n, int width, int shape)
 
 static const Oid width_types[] = {CHAROID, INT2OID, INT4OID, INT8OID};
 
+/*
+ * A set of the keys keys[0 .. n-1], serialized, then deserialized in tuple
+ * (as nodeAgg does, in its per-input-tuple context).
+ */
+static CDSet *
+through_serialize(const CDKeyType *kt, const uint64 *keys, size_t n,
+				  CDAlloc *alloc, MemoryContext tuple)
+{
+	CDSet	   *s = cd_set_create(kt, alloc);
+	CDSet	   *d;
+	bytea	   *ser;
+	StringInfoData buf;
+	CDStateHeader h;
+
+	for (size_t i = 0; i < n; i++)
+		s = add_key(s, keys[i], alloc);
+	ser = cd_set_serialize(s, NULL);
+	free_set(s);
+	CurrentMemoryContext = tuple;
+	cd_state_read_header(&buf, VARDATA(ser), VARSIZE(ser) - VARHDRSZ, NULL, &h);
+	d = cd_set_deserialize(&buf, &h, kt, NULL);
+	CurrentMemoryContext = stub_cxt_query;
+	pfree(ser);
+	return d;
+}
+
+/*
+ * Combine d, deserialized in tuple, into state as count_distinct_combine
+ * does; then tuple is deleted, as nodeAgg resets it.
+ */
+static CDSet *
+combine(CDSet *state, CDSet *d, CDAlloc *alloc, MemoryContext tuple)
+{
+	CurrentMemoryContext = tuple;
+	state = state ? cd_set_merge(state, d, alloc) :
+		cd_set_take(d, stub_cxt_query);
+	CurrentMemoryContext = stub_cxt_query;
+	MemoryContextDelete(tuple);
+	return state;
+}
+
+static MemoryContext
+tuple_context(void)
+{
+	return AllocSetContextCreate(stub_cxt_query, "tuple", ALLOCSET_SMALL_SIZES);
+}
+
+/*
+ * Partial states as a parallel plan's workers send them, combined as
+ * count_distinct_combine does: the first taken over (cd_set_take), the
+ * others merged; the large ones become runs of the state, merged with it
+ * past CD_PACKED_MAX_RUNS.  Each key of want goes to one random piece, a
+ * quarter of them to a second piece too.
+ */
+static void
+check_runs(const CDKeyType *kt, const uint64 *want, size_t nwant, int width,
+		   long it, CDAlloc *alloc)
+{
+	int			k = 1 + (int) (it / 3) % 12;
+	uint64	   *piece[12];
+	size_t		np[12] = {0};
+	CDSet	   *state = NULL;
+	bool		had_runs = false;
+	int			j;
+
+	for (j = 0; j < k; j++)
+		piece[j] = malloc(sizeof(uint64) * (nwant + 1));
+	for (size_t i = 0; i < nwant; i++)
+	{
+		j = next_random() % k;
+		piece[j][np[j]++] = want[i];
+		if (next_random() % 4 == 0)
+		{
+			j = next_random() % k;
+			if (np[j] == 0 || piece[j][np[j] - 1] != want[i])
+				piece[j][np[j]++] = want[i];
+		}
+	}
+	for (j = 0; j < k; j++)
+	{
+		/* workers see their rows in any order */
+		for (size_t i = np[j]; i > 1; i--)
+		{
+			size_t		x = next_random() % i;
+			uint64		t = piece[j][i - 1];
+
+			piece[j][i - 1] = piece[j][x];
+			piece[j][x] = t;
+		}
+		{
+			MemoryContext tuple = tuple_context();
+			CDSet	   *d = through_serialize(kt, piece[j], np[j], alloc, tuple);
+			bool		takeable = cd_packed_takeable(d);
+			bool		first = (state == NULL);
+
+			state = combine(state, d, alloc, tuple);
+			if (first)
+				report(!takeable || state == d, "taken, not copied", width, it);
+		}
+		if (state->kind == CD_SET_PACKED && ((CDPackedSet *) state)->nruns > 0)
+			had_runs = true;
+		report(((state->kind != CD_SET_PACKED) ||
+				((CDPackedSet *) state)->nruns <= CD_PACKED_MAX_RUNS),
+			   "runs bounded", width, it);
+	}
+	/* counted through the union of the runs, then compacted and read */
+	report(same_keys(state, want, nwant, 128), "combined partial states", width, it);
+	if (k > 1 && nwant * width > 2 * CD_PACKED_MIN_BYTES * k)
+		report(had_runs, "large partial states kept as runs", width, it);
+	if (nwant > 0)
+	{
+		/* a key added to a state with runs (count then compacts) */
+		free_set(state);
+		state = NULL;
+		for (j = 0; j < k && j < 3; j++)
+		{
+			MemoryContext tuple = tuple_context();
+			CDSet	   *d = through_serialize(kt, piece[j], np[j], alloc, tuple);
+
+			state = combine(state, d, alloc, tuple);
+		}
+		state = add_key(state, want[0], alloc);
+		{
+			uint64	   *sub = malloc(sizeof(uint64) * (np[0] + np[1] + np[2] + 1));
+			size_t		nsub = 0;
+
+			for (j = 0; j < k && j < 3; j++)
+			{
+				memcpy(sub + nsub, piece[j], sizeof(uint64) * np[j]);
+				nsub += np[j];
+			}
+			sub[nsub++] = want[0];
+			nsub = sort_unique(sub, nsub);
+			report(cd_set_count(state) == nsub, "runs and a tail, counted", width, it);
+			report(same_keys(state, sub, nsub, 7), "runs and a tail", width, it);
+			free(sub);
+		}
+	}
+	free_set(state);
+	report(stub_cxt_query->firstchild == NULL, "sets' own contexts freed", width, it);
+	for (j = 0; j < k; j++)
+		free(piece[j]);
+}
+
 static void
 one_case(long it)
 {
@@ -257,6 +403,7 @@ one_case(long it)
 	}
 	pfree(ser);
 	free_set(u);
+	check_runs(&kt, want, nwant, width, it, alloc);
 
 	/* a fixed-width set of other keys, grown through the same append */
 	make_keys(keys, n, width, (shape + 1) % 6);
