@@ -134,21 +134,35 @@ cd_pack_fixed(StringInfo buf, CDKeyReader *r, int width)
 }
 
 void
-cd_unpack_fixed(StringInfo buf, const CDKeyType *kt, uint32 n, CDKeyWriter *w)
+cd_unpacker_init(CDUnpacker *u, const char *data, Size len,
+				 const CDKeyType *kt, uint32 n)
 {
-	uint64		block[CD_PACK_BLOCK];
+	u->p = (const uint8 *) data;
+	u->end = (const uint8 *) data + len;
+	u->kt = kt;
+	u->n = n;
+	u->done = 0;
+	u->last = 0;
+}
+
+uint32
+cd_unpacker_next(CDUnpacker *u, uint64 *block)
+{
+	const CDKeyType *kt = u->kt;
 	int			width = kt->width;
 	uint64		limit = max_key(width);
 	bool		check_canonical = (kt->encoding == CD_KEY_BOOL ||
 								   kt->encoding == CD_KEY_FLOAT);
-	const uint8 *p = (const uint8 *) buf->data + buf->cursor;
-	const uint8 *end = (const uint8 *) buf->data + buf->len;
-	uint64		last = 0;
-	uint32		start;
+	const uint8 *p = u->p;
+	const uint8 *end = u->end;
+	uint32		start = u->done;
+	uint64		last = u->last;
+	uint32		m;
 
-	for (start = 0; start < n; start += CD_PACK_BLOCK)
+	if (start >= u->n)
+		return 0;
+	m = Min(CD_PACK_BLOCK, u->n - start);
 	{
-		uint32		m = Min(CD_PACK_BLOCK, n - start);
 		uint64		key = 0;
 		uint64		maxgap = 0;
 		uint64		acc = 0;
@@ -248,11 +262,26 @@ cd_unpack_fixed(StringInfo buf, const CDKeyType *kt, uint32 n, CDKeyWriter *w)
 					cd_invalid_state("A key is not in canonical form.");
 			}
 		}
-		w->put_fixed(w, block, m);
-		if ((start & 0xFFFF) == 0)
-			CHECK_FOR_INTERRUPTS();
 	}
-	buf->cursor = (const char *) p - buf->data;
+	u->p = p;
+	u->done = start + m;
+	u->last = last;
+	if ((start & 0xFFFF) == 0)
+		CHECK_FOR_INTERRUPTS();
+	return m;
+}
+
+void
+cd_unpack_fixed(StringInfo buf, const CDKeyType *kt, uint32 n, CDKeyWriter *w)
+{
+	uint64		block[CD_PACK_BLOCK];
+	CDUnpacker	u;
+	uint32		m;
+
+	cd_unpacker_init(&u, buf->data + buf->cursor, buf->len - buf->cursor, kt, n);
+	while ((m = cd_unpacker_next(&u, block)) > 0)
+		w->put_fixed(w, block, m);
+	buf->cursor = (const char *) u.p - buf->data;
 }
 
 /* a byte key's lengths: below 2^35 (keys are below 1 GB) */

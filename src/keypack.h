@@ -142,4 +142,24 @@ extern void cd_unpack_fixed(StringInfo buf, const CDKeyType *kt, uint32 n,
 extern void cd_unpack_bytes(StringInfo buf, const CDKeyType *kt, uint32 n,
 							CDKeyWriter *w);
 
+/*
+ * The same decoding of n packed fixed-width keys, a block at a time, from
+ * the len bytes at data: cd_unpacker_next puts the next block's keys (up to
+ * CD_PACK_BLOCK) into block and returns how many, 0 after the last; ERROR
+ * as cd_unpack_fixed.  After the last block, u->p is past the keys' bytes.
+ */
+typedef struct CDUnpacker
+{
+	const uint8 *p;				/* the next block's bytes */
+	const uint8 *end;
+	const CDKeyType *kt;
+	uint32		n;				/* keys in all */
+	uint32		done;			/* keys decoded so far */
+	uint64		last;			/* the last of them */
+} CDUnpacker;
+
+extern void cd_unpacker_init(CDUnpacker *u, const char *data, Size len,
+							 const CDKeyType *kt, uint32 n);
+extern uint32 cd_unpacker_next(CDUnpacker *u, uint64 *block);
+
 #endif							/* CD_KEYPACK_H */

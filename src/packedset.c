@@ -38,6 +38,7 @@
 #include "utils/memutils.h"
 
 #include "errors.h"
+#include "keypack.h"
 #include "keyunion.h"
 #include "packedset.h"
 #include "policy.h"
@@ -388,6 +389,47 @@ read_tail(CDKeyReader *r, uint64 *dst, uint32 max)
 	load_keys(ps->tail, ps->extra, r->pos, dst, n);
 	r->pos += n;
 	return n;
+}
+
+/* The end of a lazy set's keys: ERROR unless they took all its bytes. */
+static void
+lazy_end(const CDUnpacker *u)
+{
+	if (u->p != u->end)
+		cd_invalid_state("The keys do not take up the whole value.");
+}
+
+/* A lazy set's sorted part, decoded as it is read (from the start only). */
+static uint32
+read_lazy(CDKeyReader *r, uint64 *dst, uint32 max)
+{
+	CDUnpacker *u = (CDUnpacker *) r->source;
+	uint32		m;
+
+	/* a block at a time: the callers read in batches of CD_KEY_BATCH */
+	if (max < CD_PACK_BLOCK)
+		elog(ERROR, "count_distinct: a batch of %u keys is too short", max);
+	m = cd_unpacker_next(u, dst);
+	if (m == 0)
+		lazy_end(u);
+	r->pos += m;
+	return m;
+}
+
+/*
+ * A reader of ps's sorted part from its start, in batches of at least
+ * CD_KEY_BATCH; u: the decoder's state when ps is lazy.
+ */
+static void
+stream_reader(const CDPackedSet *ps, CDKeyReader *r, CDUnpacker *u)
+{
+	if (ps->lazy)
+	{
+		cd_unpacker_init(u, ps->lazy, ps->lazy_len, ps->kt, ps->nsorted);
+		cd_key_reader_init(r, u, ps->nsorted, read_lazy, NULL);
+	}
+	else
+		cd_key_reader_init(r, ps, ps->nsorted, read_blocks, NULL);
 }
 
 /*
@@ -832,27 +874,55 @@ add_sorted_tail(CDPackedSet *ps, uint32 n)
 }
 
 /*
- * Readers of ps's sorted part and of each of its runs, into in[] (room for
- * 1 + nruns); returns how many.
+ * Stream readers of ps's sorted part and of each of its runs, into in[] and
+ * pin[] (room for 1 + nruns, as u[]); returns how many.
  */
 static int
-own_and_run_readers(const CDPackedSet *ps, CDKeyReader *in, CDKeyReader **pin)
+own_and_run_readers(const CDPackedSet *ps, CDKeyReader *in, CDKeyReader **pin,
+					CDUnpacker *u)
 {
 	int			n = 0;
 	uint32		i;
 
-	cd_key_reader_init(&in[n], ps, ps->nsorted, read_blocks, NULL);
+	stream_reader(ps, &in[n], &u[n]);
 	pin[n] = &in[n];
 	n++;
 	for (i = 0; i < ps->nruns; i++)
 	{
 		Assert(ps->runs[i]->nall == ps->runs[i]->nsorted);
-		cd_key_reader_init(&in[n], ps->runs[i], ps->runs[i]->nsorted,
-						   read_blocks, NULL);
+		stream_reader(ps->runs[i], &in[n], &u[n]);
 		pin[n] = &in[n];
 		n++;
 	}
 	return n;
+}
+
+/* Decode a lazy set's sorted part into blocks (keeps its tail). */
+static void
+unlazy(CDPackedSet *ps)
+{
+	CDKeyReader r;
+	CDUnpacker	u;
+	uint64		block[CD_PACKED_BLOCK];
+	char	   *lazy = ps->lazy;
+	uint32		ntail = ps->nall - ps->nsorted;
+	uint32		n = ps->nsorted;
+	uint32		m;
+
+	if (lazy == NULL)
+		return;
+	stream_reader(ps, &r, &u);
+	/* from here on, ps is its blocks, which the reader's keys fill */
+	ps->lazy = NULL;
+	ps->lazy_len = 0;
+	ps->nsorted = 0;
+	/* about as many bytes: serialized blocks have their heads inline */
+	alloc_blocks(ps, n, u.end - u.p);
+	while ((m = r.next_fixed(&r, block, CD_PACKED_BLOCK)) > 0)
+		append_block(ps, block, m);
+	Assert(ps->nsorted == n);
+	pfree(lazy);
+	ps->nall = ps->nsorted + ntail;
 }
 
 /* Merge the runs into the sorted part, in one pass, and free them. */
@@ -861,14 +931,16 @@ fold_runs(CDPackedSet *ps)
 {
 	CDKeyReader in[CD_PACKED_MAX_RUNS + 1];
 	CDKeyReader *pin[CD_PACKED_MAX_RUNS + 1];
+	CDUnpacker	unp[CD_PACKED_MAX_RUNS + 1];
 	CDKeyReader *u;
 	uint32		ntail = ps->nall - ps->nsorted;
 	uint32		i;
 
 	if (ps->nruns == 0)
 		return;
+	Assert(ps->lazy == NULL);
 	/* the runs alone, merged with the sorted part by merge_blocks */
-	(void) own_and_run_readers(ps, in, pin);
+	(void) own_and_run_readers(ps, in, pin, unp);
 	u = cd_key_union(pin + 1, ps->nruns);
 	(void) merge_blocks(ps, u, u->count);
 	cd_key_union_free(u);
@@ -878,18 +950,37 @@ fold_runs(CDPackedSet *ps)
 	ps->nall = ps->nsorted + ntail;
 }
 
-/* Make src (cd_packed_takeable, compacted here) a run of ps. */
+/*
+ * Compact a set taken from a combine function's argument and give back its
+ * tail's room: its keys come by merges (a key added later makes room again:
+ * cd_packed_make_room).  A deserialized set's last, short block is appended,
+ * not merged.
+ */
+static void
+compact_taken(CDPackedSet *ps)
+{
+	packed_compact((CDSet *) ps);
+	if (ps->tail)
+		pfree(ps->tail);
+	ps->tail = NULL;
+	ps->tail_cap = 0;
+}
+
+/* Make src (cd_packed_takeable) a run of ps. */
 static void
 add_run(CDPackedSet *ps, CDPackedSet *src)
 {
-	packed_compact((CDSet *) src);
+	compact_taken(src);
 	if (src->nsorted == 0)
 	{
 		cd_packed_free((CDSet *) src);
 		return;
 	}
 	if (ps->nruns == CD_PACKED_MAX_RUNS)
+	{
+		unlazy(ps);
 		fold_runs(ps);
+	}
 	if (ps->runs == NULL)
 	{
 		ps->runs = MemoryContextAlloc(ps->mcxt,
@@ -911,6 +1002,9 @@ packed_compact(CDSet *set)
 	void	   *scratch;
 	void	   *sorted;
 
+	if (nappended == 0 && ps->nruns == 0)
+		return;					/* a lazy set stays so */
+	unlazy(ps);
 	fold_runs(ps);
 	if (nappended == 0)
 		return;
@@ -1032,12 +1126,30 @@ cd_packed_free(CDSet *set)
 }
 
 CDSet *
+cd_packed_from_state(StringInfo buf, const CDKeyType *kt, uint32 n,
+					 MemoryContext mcxt)
+{
+	MemoryContext own = AllocSetContextCreate(mcxt, "count_distinct packed set",
+											  ALLOCSET_SMALL_SIZES);
+	CDPackedSet *ps = create_empty(kt, own, 0);
+	Size		len = buf->len - buf->cursor;
+
+	ps->own_cxt = own;
+	ps->lazy = alloc_huge(own, len);
+	memcpy(ps->lazy, buf->data + buf->cursor, len);
+	ps->lazy_len = len;
+	buf->cursor = buf->len;
+	ps->nsorted = ps->nall = n;
+	/* no tail until a key is added (cd_packed_make_room) */
+	return (CDSet *) ps;
+}
+
+CDSet *
 cd_packed_take(CDSet *set, MemoryContext mcxt)
 {
 	Assert(cd_packed_takeable(set));
 	MemoryContextSetParent(as_packed(set)->own_cxt, mcxt);
-	/* a deserialized set's last, short block is appended, not merged */
-	packed_compact(set);
+	compact_taken(as_packed(set));
 	return set;
 }
 
@@ -1088,19 +1200,27 @@ packed_count(const CDSet *set)
 	uint32		i;
 	uint32		r;
 
-	if (ps->nruns > 0)
+	if (ps->nruns > 0 || ps->lazy)
 	{
-		/* the sorted part and the runs: their union, counted as it goes */
+		/*
+		 * The sorted part and the runs: their union, counted as it goes (a
+		 * lazy set's keys are checked on the way).
+		 */
 		CDKeyReader in[CD_PACKED_MAX_RUNS + 1];
 		CDKeyReader *pin[CD_PACKED_MAX_RUNS + 1];
+		CDUnpacker	unp[CD_PACKED_MAX_RUNS + 1];
 		CDKeyReader *u;
 
-		u = cd_key_union(pin, own_and_run_readers(ps, in, pin));
+		u = cd_key_union(pin, own_and_run_readers(ps, in, pin, unp));
 		base = cd_key_reader_drain_count(u);
 		cd_key_union_free(u);
 	}
 	if (ntail == 0 && base <= CD_SET_MAX_KEYS)
 		return (uint32) base;
+	/* the tail's keys are looked up in blocks */
+	unlazy(ps);
+	for (r = 0; r < ps->nruns; r++)
+		unlazy(ps->runs[r]);
 	scratch = alloc_huge(CurrentMemoryContext, (Size) ntail * width);
 	sorted = cd_sort_keys(ps->tail, scratch, ntail, width);
 	if (sorted == scratch)
@@ -1173,6 +1293,9 @@ packed_merge(CDSet *dst, CDSet *src, CDAlloc *alloc)
 			for (i = 0; i < m; i++)
 				dst = cd_packed_add_key(dst, batch[i]);
 		}
+		/* a set of its own is consumed either way (set.h: cd_set_merge) */
+		if (cd_packed_takeable(src))
+			cd_packed_free(src);
 		return dst;
 	}
 	packed_compact(dst);
@@ -1190,6 +1313,7 @@ packed_copy(CDSet *set, MemoryContext mcxt)
 	uint32		nblocks;
 
 	packed_compact(set);
+	unlazy(ps);
 	copy = create_empty(set->kt, mcxt, set->flags);
 	nblocks = nblocks_of(ps->nsorted);
 	copy->data_len = ps->data_len;
@@ -1210,6 +1334,8 @@ static void
 packed_reader(const CDSet *set, CDKeyReader *r)
 {
 	Assert(set->nall == set->nsorted && as_packed_c(set)->nruns == 0);
+	/* readers may start anywhere: a lazy set's keys become blocks */
+	unlazy((CDPackedSet *) as_packed_c(set));
 	cd_key_reader_init(r, set, set->nsorted, read_blocks, NULL);
 }
 
@@ -1265,7 +1391,7 @@ static Size
 packed_memory_size(const CDSet *set)
 {
 	const CDPackedSet *ps = as_packed_c(set);
-	Size		size = sizeof(CDPackedSet) + ps->data_cap +
+	Size		size = sizeof(CDPackedSet) + ps->data_cap + ps->lazy_len +
 		(Size) ps->index_cap * sizeof(CDPackedIndex) +
 		(Size) ps->tail_cap * ps->extra;
 	uint32		i;
@@ -1284,7 +1410,7 @@ packed_used_bytes(const CDSet *set)
 static Size
 packed_sorted_bytes(const CDSet *set)
 {
-	return as_packed_c(set)->data_len;
+	return as_packed_c(set)->data_len + as_packed_c(set)->lazy_len;
 }
 
 static Size

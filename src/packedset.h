@@ -32,6 +32,8 @@
 
 #include "postgres.h"
 
+#include "lib/stringinfo.h"
+
 #include "set_header.h"
 
 #define CD_PACKED_BLOCK		CD_KEY_BATCH	/* keys per block */
@@ -65,6 +67,9 @@ typedef struct CDPackedSet
 	uint64		hot;			/* with CD_SET_HOT: a key in the set */
 	MemoryContext own_cxt;		/* mcxt, when the set has a context of its
 								 * own (built by CDSetOps.build), else NULL */
+	char	   *lazy;			/* the sorted part still as a serialized
+								 * state's packed keys (keypack.h), or NULL */
+	Size		lazy_len;
 	struct CDPackedSet **runs;	/* other sets' keys, not merged yet */
 	uint32		nruns;
 	uint32		runs_cap;
@@ -119,6 +124,16 @@ cd_packed_takeable(const CDSet *set)
  * becomes a child of mcxt.  The caller must not keep another reference.
  */
 extern CDSet *cd_packed_take(CDSet *set, MemoryContext mcxt);
+
+/*
+ * A packed set, in a context of its own under mcxt, of the n packed keys of
+ * kt (keypack.h) from buf's cursor to its end (the cursor moves there).
+ * They are copied as they are: decoded, and checked, when first read, so a
+ * combine function only copies a parallel worker's state, and a count of
+ * runs decodes each key once.  An invalid state is an ERROR then.
+ */
+extern CDSet *cd_packed_from_state(StringInfo buf, const CDKeyType *kt,
+								   uint32 n, MemoryContext mcxt);
 
 /*
  * Add one key.  This runs once per input row.  A key equal to the last one

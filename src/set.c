@@ -114,9 +114,12 @@ cd_set_deserialize(StringInfo buf, const CDStateHeader *h,
 	Size		bytes = cd_state_check_keys(buf, h, kt);
 	const CDSetOps *ops = kind_for(kt);
 
-	/* as large as a fixed-width set would grow before it is packed */
+	/*
+	 * as large as a fixed-width set would grow before it is packed: the
+	 * packed keys kept as they are, checked when read
+	 */
 	if (kt->width > 0 && bytes > CD_PACKED_MIN_BYTES)
-		ops = &cd_packed_set_ops;
+		return cd_packed_from_state(buf, kt, h->n, CurrentMemoryContext);
 	(void) ops->build(kt, CurrentMemoryContext, h->n, bytes, &w);
 	if (vio != NULL)
 		cd_value_io_set_encoding(vio, h->text_encoding);

@@ -72,9 +72,9 @@ cd_set_count(const CDSet *set)
 
 /*
  * Add every value of src to dst (may move dst: use the result; may compact
- * src; a src that cd_set_take would take whole may become part of dst, so
- * the caller must not use src after).  ERROR unless both hold keys of the
- * same key type.
+ * src).  A src that cd_set_take would take whole is consumed: it becomes
+ * part of dst or is freed, so the caller must not use it after.  ERROR
+ * unless both hold keys of the same key type.
  */
 extern CDSet *cd_set_merge(CDSet *dst, CDSet *src, CDAlloc *alloc);
 

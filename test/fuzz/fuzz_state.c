@@ -204,9 +204,18 @@ deserialize(const char *data, Size len)
 	CDStateHeader h;
 	const CDKeyType *kt;
 
+	CDSet	   *set;
+
 	cd_state_read_header(&buf, data, len, NULL, &h);
 	kt = cd_registry_keytype(stub_agg_fcinfo(), h.typid, h.collation);
-	return cd_set_deserialize(&buf, &h, kt, NULL);
+	set = cd_set_deserialize(&buf, &h, kt, NULL);
+	/*
+	 * A large state's keys are checked when first read (packedset.h:
+	 * cd_packed_from_state), as a combine or final function reads them:
+	 * here, where an ERROR is a refusal.
+	 */
+	(void) cd_set_count(set);
+	return set;
 }
 
 static bytea *
@@ -253,6 +262,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	CDSet	   *b;
 	CDSet	   *u1;
 	CDSet	   *u2;
+	CDSet	   *a2;
+	bool		a2_consumed;
 	CDSet	   *r;
 	bytea	   *ser;
 	bytea	   *ser2;
@@ -349,7 +360,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	u1 = cd_set_merge(cd_set_copy(a, stub_cxt_query), b, alloc);
 	check_set(u1, ref, nref, "union A+B");
-	u2 = cd_set_merge(cd_set_copy(b, stub_cxt_query), a, alloc);
+	/*
+	 * as a combine function merges a deserialized state, which a large one
+	 * is consumed by (packedset.h: runs), so not a itself
+	 */
+	a2 = must_deserialize((const char *) data, size);
+	a2_consumed = cd_packed_takeable(a2);
+	u2 = cd_set_merge(cd_set_copy(b, stub_cxt_query), a2, alloc);
 	check_set(u2, ref, nref, "union B+A");
 
 	/* the union survives a round trip */
@@ -367,6 +384,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	free_set(u2);
 	free_set(b);
 	free_set(a);
+	if (!a2_consumed)
+		free_set(a2);
 	CHECK(stub_live_chunks(stub_cxt_query) == 0, "chunks left behind");
 	stub_reset(stub_cxt_fn);
 	free(ref);
