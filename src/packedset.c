@@ -624,6 +624,7 @@ merge_blocks(CDPackedSet *ps, CDKeyReader *b, Size nb)
 				no = 0;			/* obuf: keys of the next new block */
 	Size		est;
 
+	Assert(ps->lazy == NULL);
 	/* new blocks: about as many bytes per key as the old ones */
 	memset(&out, 0, sizeof(out));
 	out.kt = ps->kt;
@@ -1299,6 +1300,7 @@ packed_merge(CDSet *dst, CDSet *src, CDAlloc *alloc)
 		return dst;
 	}
 	packed_compact(dst);
+	unlazy(ps);
 	(void) merge_blocks(ps, &r, src->nsorted);
 	ps->nall = ps->nsorted;
 	fit_tail(ps);

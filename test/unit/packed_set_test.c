@@ -262,7 +262,10 @@ check_runs(const CDKeyType *kt, const uint64 *want, size_t nwant, int width,
 		piece[j] = malloc(sizeof(uint64) * (nwant + 1));
 	for (size_t i = 0; i < nwant; i++)
 	{
-		j = next_random() % k;
+		/* the first piece twice as large: sets of both kinds meet */
+		j = next_random() % (k + 1);
+		if (j == k)
+			j = 0;
 		piece[j][np[j]++] = want[i];
 		if (next_random() % 4 == 0)
 		{
