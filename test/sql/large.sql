@@ -80,3 +80,38 @@ FULL JOIN (SELECT k, count(DISTINCT v::int2) nat, array_agg(DISTINCT v::int2 ORD
 -- one group: three large states of interleaved keys merged by the leader
 SELECT (SELECT count_distinct(v) FROM gaps) AS cd, (SELECT count(DISTINCT v) FROM gaps) AS nat;
 DROP TABLE gaps;
+
+-- parallel partial states around the size where a deserialized state stays
+-- packed as sent (64 kB of keys: 16384 int4): groups of 30k..60k distinct
+-- keys split between the leader and two workers, so states of both kinds
+-- meet in the leader in every order; the leader keeps the large ones as
+-- runs and counts their union, or merges them for arrays and stored sets
+CREATE TABLE par_sizes AS
+SELECT g, ((i::int8 * 7919) % (30000 + g * 5000))::int4 - 20000 AS v
+FROM generate_series(0, 6) g, generate_series(1, 2 * (30000 + g * 5000)) i;
+INSERT INTO par_sizes SELECT 7, i FROM generate_series(1, 300000) i;
+INSERT INTO par_sizes SELECT 8, i % 5 FROM generate_series(1, 1000) i;
+ANALYZE par_sizes;
+SET max_parallel_workers_per_gather = 2;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET enable_sort = off;
+SELECT count(*) AS groups,
+       count(*) FILTER (WHERE cd IS DISTINCT FROM nat OR ad IS DISTINCT FROM na
+                        OR ds IS DISTINCT FROM nat) AS differ
+FROM (SELECT g, count_distinct(v) cd, array_agg_distinct(v) ad,
+             cardinality(distinct_set_agg(v)) ds FROM par_sizes GROUP BY g) a
+FULL JOIN (SELECT g, count(DISTINCT v) nat, array_agg(DISTINCT v ORDER BY v) na
+           FROM par_sizes GROUP BY g) b USING (g);
+-- one group of all of them, and the finalize step spilling (64 kB)
+SELECT (SELECT count_distinct(v) FROM par_sizes) AS cd,
+       (SELECT count(DISTINCT v) FROM par_sizes) AS nat;
+SET work_mem = '64kB';
+SELECT count(*) AS groups,
+       count(*) FILTER (WHERE cd IS DISTINCT FROM nat) AS differ
+FROM (SELECT g, count_distinct(v) cd FROM par_sizes GROUP BY g) a
+FULL JOIN (SELECT g, count(DISTINCT v) nat FROM par_sizes GROUP BY g) b USING (g);
+RESET work_mem;
+RESET enable_sort;
+DROP TABLE par_sizes;
