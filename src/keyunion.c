@@ -80,27 +80,7 @@ union_next(CDKeyReader *r, uint64 *dst, uint32 max)
 		}
 
 		steps = Min(Min(u->na - u->ia, u->nb - u->ib), max - n);
-		{
-			const uint64 *abuf = u->abuf;
-			const uint64 *bbuf = u->bbuf;
-			Size		xa = u->ia,
-						xb = u->ib,
-						xo = n,
-						end = n + steps;
-
-			while (xo < end)
-			{
-				uint64		x = abuf[xa];
-				uint64		y = bbuf[xb];
-
-				dst[xo++] = x <= y ? x : y;
-				xa += (x <= y);
-				xb += (y <= x);
-			}
-			u->ia = (uint32) xa;
-			u->ib = (uint32) xb;
-			n = (uint32) xo;
-		}
+		cd_key_merge_steps(u->abuf, &u->ia, u->bbuf, &u->ib, dst, &n, steps);
 	}
 	r->pos += n;
 	return n;

@@ -27,6 +27,37 @@
 extern CDKeyReader *cd_key_union(CDKeyReader **in, int n);
 extern void cd_key_union_free(CDKeyReader *r);
 
+/*
+ * One stretch of a two-way merge of strictly increasing keys: steps keys go
+ * to out[*io ...], each the smaller of a[*ia] and b[*ib]; a side advances
+ * when its key is not greater than the other's, so a key in both goes out
+ * once.  No branch per key.  The caller bounds steps by the keys left on
+ * each side and the room in out (a step takes at most one key of each).
+ */
+static pg_attribute_always_inline void
+cd_key_merge_steps(const uint64 *a, uint32 *ia, const uint64 *b, uint32 *ib,
+				   uint64 *out, uint32 *io, uint32 steps)
+{
+	/* Size indices, so no widening per step */
+	Size		xa = *ia,
+				xb = *ib,
+				xo = *io,
+				end = xo + steps;
+
+	while (xo < end)
+	{
+		uint64		x = a[xa];
+		uint64		y = b[xb];
+
+		out[xo++] = x <= y ? x : y;
+		xa += (x <= y);
+		xb += (y <= x);
+	}
+	*ia = (uint32) xa;
+	*ib = (uint32) xb;
+	*io = (uint32) xo;
+}
+
 /* The keys left in a fixed-width reader, read to its end. */
 extern Size cd_key_reader_drain_count(CDKeyReader *r);
 

@@ -667,26 +667,7 @@ merge_blocks(CDPackedSet *ps, CDKeyReader *b, Size nb)
 		}
 
 		steps = Min(Min(na - ia, nbb - ib), CD_PACKED_BLOCK - no);
-		{
-			/* branch-free: Size indices, so no widening per step */
-			Size		xa = ia,
-						xb = ib,
-						xo = no,
-						end = no + steps;
-
-			while (xo < end)
-			{
-				uint64		x = abuf[xa];
-				uint64		y = bbuf[xb];
-
-				obuf[xo++] = x <= y ? x : y;
-				xa += (x <= y);
-				xb += (y <= x);
-			}
-			ia = (uint32) xa;
-			ib = (uint32) xb;
-			no = (uint32) xo;
-		}
+		cd_key_merge_steps(abuf, &ia, bbuf, &ib, obuf, &no, steps);
 		if (no == CD_PACKED_BLOCK)
 		{
 			append_block(&out, obuf, no);
