@@ -41,32 +41,6 @@ CD_FUZZ_LIMITS=1 "$work/fuzz_state" >"$work/limits.log" 2>&1 || { cat "$work/lim
 cat "$work/limits.log"
 passed=$((passed + 1))
 
-# 1. the seed corpus, each input once
-"$work/fuzz_state" "$here"/corpus/* >"$work/replay.log" 2>&1 || { tail -40 "$work/replay.log"; fail "replaying the seed corpus"; }
-echo "ok: replayed $(ls "$here/corpus" | wc -l) seed inputs"
-passed=$((passed + 1))
-
-# 2. fuzz (new inputs go to a scratch corpus, not the committed one)
-mkdir -p "$work/corpus" "$work/artifacts"
-(cd "$work" && ./fuzz_state -max_total_time="$secs" -max_len=8192 -timeout=30 -rss_limit_mb=2048 \
-    -print_final_stats=1 -artifact_prefix="$work/artifacts/" "$work/corpus" "$here/corpus") \
-    >"$work/fuzz.log" 2>&1
-rc=$?
-execs=$(sed -nE 's/^stat::number_of_executed_units: *([0-9]+)/\1/p' "$work/fuzz.log")
-grep -E '^#[0-9]+ +DONE' "$work/fuzz.log" | tail -1
-if [ $rc -ne 0 ]; then
-    tail -60 "$work/fuzz.log"
-    for a in "$work"/artifacts/*; do
-        [ -e "$a" ] || continue
-        echo "crashing input $(basename "$a") (hex):"; od -An -tx1 "$a" | head -20
-    done
-    echo "FAIL: the fuzzer found a problem (exit $rc) after ${execs:-?} executions"
-    echo "fuzz: $passed passed, 1 failed"
-    exit 1
-fi
-echo "ok: ${execs:-0} executions in $secs s, no crash, no sanitizer report"
-passed=$((passed + 1))
-
 # replay HARNESS CORPUS LABEL, then fuzz it for $secs s (new inputs go to a
 # scratch corpus, not the committed one)
 replay_and_fuzz() {
@@ -74,7 +48,7 @@ replay_and_fuzz() {
     "$work/$h" "$here/$corpus"/* >"$work/replay.log" 2>&1 || { tail -40 "$work/replay.log"; fail "replaying the $label seed corpus"; }
     echo "ok: replayed $(ls "$here/$corpus" | wc -l) $label seed inputs"
     passed=$((passed + 1))
-    mkdir -p "$work/$corpus"
+    mkdir -p "$work/$corpus" "$work/artifacts"
     (cd "$work" && "./$h" -max_total_time="$secs" -max_len=8192 -timeout=30 -rss_limit_mb=2048 \
         -print_final_stats=1 -artifact_prefix="$work/artifacts/" "$work/$corpus" "$here/$corpus") \
         >"$work/fuzz.log" 2>&1
@@ -94,6 +68,9 @@ replay_and_fuzz() {
     echo "ok: $label: ${execs:-0} executions in $secs s, no crash, no sanitizer report"
     passed=$((passed + 1))
 }
+
+# 1-2. the state harness: the seed corpus, each input once, then fuzzing
+replay_and_fuzz fuzz_state corpus state
 
 # 3. the stored-set format: its seed corpus, then fuzzing
 replay_and_fuzz fuzz_dset corpus-dset stored-set
