@@ -933,10 +933,9 @@ fold_runs(CDPackedSet *ps)
 }
 
 /*
- * Compact a set taken from a combine function's argument and give back its
- * tail's room: its keys come by merges (a key added later makes room again:
- * cd_packed_make_room).  A deserialized set's last, short block is appended,
- * not merged.
+ * Compact a set taken from a combine function's argument (a lazy one has
+ * nothing to compact) and give back its tail's room: its keys come by
+ * merges (a key added later makes room again: cd_packed_make_room).
  */
 static void
 compact_taken(CDPackedSet *ps)
@@ -962,12 +961,6 @@ add_run(CDPackedSet *ps, CDPackedSet *src)
 	{
 		unlazy(ps);
 		fold_runs(ps);
-	}
-	if (ps->runs == NULL)
-	{
-		ps->runs = MemoryContextAlloc(ps->mcxt,
-									  CD_PACKED_MAX_RUNS * sizeof(CDPackedSet *));
-		ps->runs_cap = CD_PACKED_MAX_RUNS;
 	}
 	MemoryContextSetParent(src->own_cxt, ps->mcxt);
 	ps->runs[ps->nruns++] = src;
@@ -1096,8 +1089,6 @@ cd_packed_free(CDSet *set)
 		MemoryContextDelete(ps->own_cxt);
 		return;
 	}
-	if (ps->runs)
-		pfree(ps->runs);
 	if (ps->tail)
 		pfree(ps->tail);
 	if (ps->data)
@@ -1197,7 +1188,9 @@ packed_count(const CDSet *set)
 		base = cd_key_reader_drain_count(u);
 		cd_key_union_free(u);
 	}
-	if (ntail == 0 && base <= CD_SET_MAX_KEYS)
+	if (base > CD_SET_MAX_KEYS)
+		cd_error_group_too_large(CD_SET_MAX_KEYS, width);
+	if (ntail == 0)
 		return (uint32) base;
 	/* the tail's keys are looked up in blocks */
 	unlazy(ps);
@@ -1356,12 +1349,8 @@ static CDSet *
 packed_build(const CDKeyType *kt, MemoryContext mcxt, uint32 n, Size bytes,
 			 CDKeyWriter *w)
 {
-	MemoryContext own = AllocSetContextCreate(mcxt, "count_distinct packed set",
-											  ALLOCSET_SMALL_SIZES);
-	CDPackedSet *ps = create_empty(kt, own, 0);
+	CDPackedSet *ps = create_empty(kt, mcxt, 0);
 
-	/* a context of its own: a combine function may take the set over */
-	ps->own_cxt = own;
 	/* a guess at the packed size; the buffer grows by 1/8 when short */
 	alloc_blocks(ps, n, (Size) n * kt->width / 3);
 	ps->tail_cap = CD_PACKED_BLOCK;

@@ -47,6 +47,9 @@
 #define CD_PACKED_MIN_BYTES	(64 * 1024)
 #endif
 
+/* the most runs a packed set keeps (see "Runs" below) */
+#define CD_PACKED_MAX_RUNS	8
+
 typedef struct CDPackedIndex
 {
 	uint64		head;			/* the block's first key */
@@ -66,13 +69,12 @@ typedef struct CDPackedSet
 	uint32		index_cap;		/* entries allocated */
 	uint64		hot;			/* with CD_SET_HOT: a key in the set */
 	MemoryContext own_cxt;		/* mcxt, when the set has a context of its
-								 * own (built by CDSetOps.build), else NULL */
+								 * own (cd_packed_from_state), else NULL */
 	char	   *lazy;			/* the sorted part still as a serialized
 								 * state's packed keys (keypack.h), or NULL */
 	Size		lazy_len;
-	struct CDPackedSet **runs;	/* other sets' keys, not merged yet */
-	uint32		nruns;
-	uint32		runs_cap;
+	uint32		nruns;			/* other sets' keys, not merged yet: */
+	struct CDPackedSet *runs[CD_PACKED_MAX_RUNS];
 } CDPackedSet;
 
 extern const CDSetOps cd_packed_set_ops;
@@ -109,7 +111,6 @@ extern void cd_packed_free(CDSet *set);
  * (keyunion.h) without writing anything; a compaction, or more than
  * CD_PACKED_MAX_RUNS runs, merges them into the set's blocks in one pass.
  */
-#define CD_PACKED_MAX_RUNS	8
 
 /* May set be taken over whole (cd_packed_take)? */
 static inline bool
