@@ -24,6 +24,10 @@
  * prefix bytes moved per byte added.  Groups that grow side by side free
  * whole blocks of the Generation context as they move out of them.
  *
+ * Merging another set (var_merge): a small one's keys go into the tail; a
+ * larger one's sorted entries are merged with the sorted part the same way
+ * as a sorted tail (merge_sorted), without being indexed or sorted again.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -385,16 +389,58 @@ index_sorted_entry(const CDKeyType *kt, CDVarItem *item, const char *key,
 }
 
 /*
- * Merge the nuniq sorted, distinct items (none of them in the sorted part
- * twice) into the sorted part: the sorted part moves to the end of the
- * array, and both are merged into the front.  The write position never
- * passes the start of the sorted part's current entry, because the items'
- * bytes fit in the room before the moved part.  Equal keys are kept once
- * (the sorted part's).  The sorted part's entries between two items are
- * copied as they are, in one memmove.
+ * The sorted, distinct keys that merge_sorted adds to a set: an index of
+ * items (a sorted tail) or the sorted entries of another set.
+ */
+typedef struct MergeSource
+{
+	const CDVarItem *items;		/* the index, or NULL: from set */
+	Size		nitems;
+	Size		next;			/* the next item */
+	const CDVarSet *set;		/* the other set (items == NULL) */
+	Size		pos;			/* its next entry */
+	CDVarItem	cur;			/* its current entry, if have_cur */
+	bool		have_cur;
+	ImageBuf	img;			/* cur's aligned image (comparator) */
+} MergeSource;
+
+/* The source's next key (not consumed), or NULL after the last. */
+static inline const CDVarItem *
+source_peek(MergeSource *src)
+{
+	Size		len;
+	const char *key;
+
+	if (src->items != NULL)
+		return src->next < src->nitems ? &src->items[src->next] : NULL;
+	if (src->have_cur)
+		return &src->cur;
+	key = next_entry(src->set, &src->pos, src->set->sortedbytes, &len);
+	if (key == NULL)
+		return NULL;
+	index_sorted_entry(src->set->kt, &src->cur, key, len, &src->img);
+	src->have_cur = true;
+	return &src->cur;
+}
+
+static inline void
+source_consume(MergeSource *src)
+{
+	src->next++;
+	src->have_cur = false;
+}
+
+/*
+ * Merge the sorted, distinct keys of src (none of them in the sorted part
+ * twice), whose entries take srcbytes, into the sorted part: the sorted
+ * part moves to the end of the array, and both are merged into the front.
+ * The write position never passes the start of the sorted part's current
+ * entry, because the room before the moved part holds srcbytes.  Equal
+ * keys are kept once (the sorted part's).  The sorted part's entries
+ * between two of src's keys are copied as they are, in one memmove.
  */
 static void
-merge_tail(CDVarSet *set, CDVarItem *items, Size nuniq)
+merge_sorted(CDVarSet *set, MergeSource *src, Size srcbytes)
 {
 	const CDKeyType *kt = set->kt;
 	Size		end = var_size(set);
@@ -403,14 +449,15 @@ merge_tail(CDVarSet *set, CDVarItem *items, Size nuniq)
 								 * not copied yet */
 	Size		curpos = next;	/* where cur starts */
 	Size		w = 0;
-	Size		s = 0;
 	Size		count = 0;
 	CDVarItem	cur = {0};		/* the sorted part's current entry */
 	bool		have_cur = false;
 	ImageBuf	img = {0};		/* its aligned image (comparator) */
+	const CDVarItem *item;
 
+	Assert(end - set->sortedbytes >= srcbytes);
 	memmove(set->data + next, set->data, set->sortedbytes);
-	while (next < end || have_cur || s < nuniq)
+	for (;;)
 	{
 		int			c;
 
@@ -424,20 +471,23 @@ merge_tail(CDVarSet *set, CDVarItem *items, Size nuniq)
 			index_sorted_entry(kt, &cur, key, len, &img);
 			have_cur = true;
 		}
+		item = source_peek(src);
+		if (!have_cur && item == NULL)
+			break;
 
 		if (!have_cur)
 			c = 1;
-		else if (s >= nuniq)
+		else if (item == NULL)
 			c = -1;
 		else
-			c = compare_items(kt, &cur, &items[s], false);
+			c = compare_items(kt, &cur, item, false);
 
 		if (c <= 0)
 		{
 			/* cur joins the run */
 			have_cur = false;
 			if (c == 0)
-				s++;
+				source_consume(src);
 		}
 		else
 		{
@@ -446,18 +496,22 @@ merge_tail(CDVarSet *set, CDVarItem *items, Size nuniq)
 			memmove(set->data + w, set->data + run, upto - run);
 			w += upto - run;
 			run = upto;
-			emit(set->data, &w, items[s].key, items[s].len);
-			s++;
+			emit(set->data, &w, item->key, item->len);
+			source_consume(src);
 		}
-		if ((++count & 0xFFFF) == 0)
+		if (unlikely(++count > CD_SET_MAX_KEYS))
+			cd_error_group_too_large(CD_SET_MAX_KEYS, 0);
+		if ((count & 0xFFFF) == 0)
 			CHECK_FOR_INTERRUPTS();
 	}
 	memmove(set->data + w, set->data + run, next - run);
 	w += next - run;
 	set->used = set->sortedbytes = w;
-	set->nall = set->nsorted = count;
+	set->nall = set->nsorted = (uint32) count;
 	if (img.buf)
 		pfree(img.buf);
+	if (src->img.buf)
+		pfree(src->img.buf);
 }
 
 /*
@@ -525,8 +579,9 @@ var_compact(CDSet *s)
 	else
 	{
 		uint32		nsorted = set->nsorted;
+		MergeSource src = {.items = t.items, .nitems = nuniq};
 
-		merge_tail(set, t.items, nuniq);
+		merge_sorted(set, &src, t.packedbytes);
 		cd_note_tail(s, CD_SET_TAIL_DUPS, ntail, set->nsorted - nsorted);
 	}
 	free_tail(&t);
@@ -589,10 +644,11 @@ var_count(const CDSet *s)
 }
 
 /*
- * src's keys go into dst's unsorted part, compacted with it when dst is
- * full (or at the end): combining many small states (Citus sends one per
- * shard and group) then costs no full pass over dst each time.  A large
- * src gets its room at once.
+ * A src of at most 1/CD_MERGE_APPEND of dst's size goes into dst's unsorted
+ * part, compacted with it when dst is full (or at the end): combining many
+ * small states (Citus sends one per shard and group) then costs no full
+ * pass over dst each time.  A larger one is merged with dst's sorted part
+ * in one pass, without sorting its keys again (parallel workers' states).
  */
 static CDSet *
 var_merge(CDSet *d, CDSet *s, CDAlloc *alloc)
@@ -604,11 +660,20 @@ var_merge(CDSet *d, CDSet *s, CDAlloc *alloc)
 	const char *key;
 
 	var_compact(s);
-	if (var_size(dst) - dst->used < src->used &&
-		!cd_merge_by_append(src->used, dst->used))
-		dst = resize_data(dst, dst->used + src->used, alloc);
-	while ((key = next_entry(src, &pos, src->used, &len)) != NULL)
-		dst = add_key(dst, key, len, alloc);
+	if (cd_merge_by_append(src->used, dst->used))
+	{
+		while ((key = next_entry(src, &pos, src->used, &len)) != NULL)
+			dst = add_key(dst, key, len, alloc);
+	}
+	else
+	{
+		MergeSource from = {.set = src};
+
+		var_compact((CDSet *) dst);
+		if (var_size(dst) - dst->sortedbytes < src->sortedbytes)
+			dst = resize_data(dst, dst->sortedbytes + src->sortedbytes, alloc);
+		merge_sorted(dst, &from, src->sortedbytes);
+	}
 	return (CDSet *) dst;
 }
 
