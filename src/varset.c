@@ -37,7 +37,7 @@
 
 #include "errors.h"
 #include "policy.h"
-#include "sort.h"
+#include "varentry.h"
 #include "varset.h"
 
 /* deferral: while the tail is below 1/8 of the sorted entries */
@@ -65,54 +65,13 @@ var_set_size(CDVarSet *set, Size size)
 	set->extra = (uint16) ((uint64) size >> 32);
 }
 
-static inline Size
-entry_header_size(Size len)
-{
-	return len < 0x80 ? 1 : 4;
-}
-
-static inline void
-write_entry_header(char *p, Size len)
-{
-	if (len < 0x80)
-		p[0] = (char) len;
-	else
-	{
-		p[0] = (char) (0x80 | (len >> 24));
-		p[1] = (char) (len >> 16);
-		p[2] = (char) (len >> 8);
-		p[3] = (char) len;
-	}
-}
-
-/*
- * The entry at data + *pos: returns its key and sets *len; advances *pos
- * past it.
- */
-static inline const char *
-read_entry(const char *data, Size *pos, Size *len)
-{
-	const uint8 *p = (const uint8 *) data + *pos;
-
-	if (p[0] < 0x80)
-	{
-		*len = p[0];
-		*pos += 1 + *len;
-		return (const char *) p + 1;
-	}
-	*len = ((Size) (p[0] & 0x7F) << 24) | ((Size) p[1] << 16) |
-		((Size) p[2] << 8) | p[3];
-	*pos += 4 + *len;
-	return (const char *) p + 4;
-}
-
 /* Walk the entries from *pos up to end; NULL at the end. */
 static inline const char *
 next_entry(const CDVarSet *set, Size *pos, Size end, Size *len)
 {
 	if (*pos >= end)
 		return NULL;
-	return read_entry(set->data, pos, len);
+	return cd_read_entry(set->data, pos, len);
 }
 
 /* The chunk size for room for datasize bytes of entries. */
@@ -214,7 +173,7 @@ static inline char *
 append_entry(CDVarSet **setp, Size len, CDAlloc *alloc)
 {
 	CDVarSet   *set = *setp;
-	Size		need = entry_header_size(len) + len;
+	Size		need = cd_entry_header_size(len) + len;
 	char	   *p;
 
 	if (unlikely(var_size(set) - set->used < need ||
@@ -222,11 +181,11 @@ append_entry(CDVarSet **setp, Size len, CDAlloc *alloc)
 		set = (CDVarSet *) cd_set_make_room((CDSet *) set, &var_defer,
 											CD_VAR_HEADER_SIZE, need, alloc);
 	p = set->data + set->used;
-	write_entry_header(p, len);
+	cd_write_entry_header(p, len);
 	set->used += need;
 	set->nall++;
 	*setp = set;
-	return p + entry_header_size(len);
+	return p + cd_entry_header_size(len);
 }
 
 static CDVarSet *
@@ -255,139 +214,6 @@ var_add_value(CDSet *set, Datum value, CDAlloc *alloc)
 	return (CDSet *) vs;
 }
 
-/* Append one entry (header + key) at data + *w; memmove-safe. */
-static inline void
-emit(char *data, Size *w, const char *key, Size len)
-{
-	Size		h = entry_header_size(len);
-
-	memmove(data + *w + h, key, len);
-	write_entry_header(data + *w, len);
-	*w += h + len;
-}
-
-/*
- * Compare two indexed entries: bytes on their 8-byte prefixes first; the
- * comparator on the types' abbreviated keys first (if abbrev and the type
- * has them), else on the full values.
- */
-static pg_attribute_always_inline int
-compare_items(const CDKeyType *kt, const CDVarItem *a, const CDVarItem *b,
-			  bool abbrev)
-{
-	if (kt->encoding == CD_KEY_BYTES)
-		return cd_compare_bytes_abbrev(a->key, a->len, a->prefix,
-									   b->key, b->len, b->prefix);
-	if (abbrev && kt->has_abbrev)
-		return cd_compare_varitems_abbrev(a, b, (SortSupport) &kt->ssup_abbrev);
-	return ApplySortComparator(a->datum, false, b->datum, false,
-							   (SortSupport) &kt->ssup);
-}
-
-/*
- * Fill item with what compare_items needs of the entry key (len bytes):
- * for the comparator, an aligned copy of its image at img (room for len
- * bytes, MAXALIGNed) and, if abbrev, its abbreviated key.
- */
-static pg_attribute_always_inline void
-index_entry(const CDKeyType *kt, CDVarItem *item, const char *key, Size len,
-			char *img, bool abbrev)
-{
-	item->key = key;
-	item->len = len;
-	if (kt->encoding == CD_KEY_BYTES)
-	{
-		item->prefix = cd_bytes_prefix(key, len);
-		return;
-	}
-	memcpy(img, key, len);
-	item->datum = cd_varkey_image_datum(kt, img);
-	item->prefix = 0;
-	if (abbrev && kt->has_abbrev)
-		item->prefix = (uint64)
-			kt->ssup_abbrev.abbrev_converter(item->datum,
-											 (SortSupport) &kt->ssup_abbrev);
-}
-
-/* Index the unsorted tail's entries (images in arena) and sort them. */
-static void
-index_and_sort_tail(const CDVarSet *set, CDVarItem *items, Size ntail,
-					char *arena)
-{
-	const CDKeyType *kt = set->kt;
-	Size		pos = set->sortedbytes;
-	Size		apos = 0;
-	Size		i;
-
-	for (i = 0; i < ntail; i++)
-	{
-		Size		len = 0;
-		const char *key = next_entry(set, &pos, set->used, &len);
-
-		index_entry(kt, &items[i], key, len, arena ? arena + apos : NULL, true);
-		apos += MAXALIGN(Max(len, 1));
-	}
-	if (kt->encoding == CD_KEY_BYTES)
-		cd_sort_varitems_bytes(items, ntail);
-	else if (kt->has_abbrev)
-		cd_sort_varitems_abbrev(items, ntail, (SortSupport) &kt->ssup_abbrev);
-	else
-		cd_sort_varitems_ssup(items, ntail, (SortSupport) &kt->ssup);
-	CHECK_FOR_INTERRUPTS();
-}
-
-/*
- * Drop duplicates from the sorted items and pack the distinct entries into
- * packed (the items then point there); returns how many are left and sets
- * *packedbytes.
- */
-static Size
-unique_tail(const CDKeyType *kt, CDVarItem *items, Size ntail, char *packed,
-			Size *packedbytes)
-{
-	Size		nuniq = 0;
-	Size		w = 0;
-	Size		i;
-
-	for (i = 0; i < ntail; i++)
-	{
-		if (nuniq > 0 && compare_items(kt, &items[nuniq - 1], &items[i], true) == 0)
-			continue;
-		items[nuniq] = items[i];
-		emit(packed, &w, items[i].key, items[i].len);
-		/* the packed copy is what the merge reads */
-		items[nuniq].key = packed + w - items[i].len;
-		nuniq++;
-		if ((i & 0xFFFF) == 0xFFFF)
-			CHECK_FOR_INTERRUPTS();
-	}
-	*packedbytes = w;
-	return nuniq;
-}
-
-/* An aligned buffer for one key's image, grown as needed. */
-typedef struct ImageBuf
-{
-	char	   *buf;
-	Size		size;
-} ImageBuf;
-
-/* index_entry for a key of the sorted part, its image in img (comparator) */
-static inline void
-index_sorted_entry(const CDKeyType *kt, CDVarItem *item, const char *key,
-				   Size len, ImageBuf *img)
-{
-	if (kt->encoding != CD_KEY_BYTES && img->size < Max(len, sizeof(Datum)))
-	{
-		if (img->buf)
-			pfree(img->buf);
-		img->size = Max(Max(len, sizeof(Datum)), 2 * img->size);
-		img->buf = MemoryContextAllocExtended(CurrentMemoryContext, img->size,
-											  MCXT_ALLOC_HUGE);
-	}
-	index_entry(kt, item, key, len, img->buf, false);
-}
-
 /*
  * The sorted, distinct keys that merge_sorted adds to a set: an index of
  * items (a sorted tail) or the sorted entries of another set.
@@ -401,7 +227,7 @@ typedef struct MergeSource
 	Size		pos;			/* its next entry */
 	CDVarItem	cur;			/* its current entry, if have_cur */
 	bool		have_cur;
-	ImageBuf	img;			/* cur's aligned image (comparator) */
+	CDImageBuf	img;			/* cur's aligned image (comparator) */
 } MergeSource;
 
 /* The source's next key (not consumed), or NULL after the last. */
@@ -418,7 +244,7 @@ source_peek(MergeSource *src)
 	key = next_entry(src->set, &src->pos, src->set->sortedbytes, &len);
 	if (key == NULL)
 		return NULL;
-	index_sorted_entry(src->set->kt, &src->cur, key, len, &src->img);
+	cd_index_sorted_entry(src->set->kt, &src->cur, key, len, &src->img);
 	src->have_cur = true;
 	return &src->cur;
 }
@@ -452,7 +278,7 @@ merge_sorted(CDVarSet *set, MergeSource *src, Size srcbytes)
 	Size		count = 0;
 	CDVarItem	cur = {0};		/* the sorted part's current entry */
 	bool		have_cur = false;
-	ImageBuf	img = {0};		/* its aligned image (comparator) */
+	CDImageBuf	img = {0};		/* its aligned image (comparator) */
 	const CDVarItem *item;
 
 	Assert(end - set->sortedbytes >= srcbytes);
@@ -467,8 +293,8 @@ merge_sorted(CDVarSet *set, MergeSource *src, Size srcbytes)
 			const char *key;
 
 			curpos = next;
-			key = read_entry(set->data, &next, &len);
-			index_sorted_entry(kt, &cur, key, len, &img);
+			key = cd_read_entry(set->data, &next, &len);
+			cd_index_sorted_entry(kt, &cur, key, len, &img);
 			have_cur = true;
 		}
 		item = source_peek(src);
@@ -480,7 +306,7 @@ merge_sorted(CDVarSet *set, MergeSource *src, Size srcbytes)
 		else if (item == NULL)
 			c = -1;
 		else
-			c = compare_items(kt, &cur, item, false);
+			c = cd_compare_items(kt, &cur, item, false);
 
 		if (c <= 0)
 		{
@@ -496,7 +322,7 @@ merge_sorted(CDVarSet *set, MergeSource *src, Size srcbytes)
 			memmove(set->data + w, set->data + run, upto - run);
 			w += upto - run;
 			run = upto;
-			emit(set->data, &w, item->key, item->len);
+			cd_emit_entry(set->data, &w, item->key, item->len);
 			source_consume(src);
 		}
 		if (unlikely(++count > CD_SET_MAX_KEYS))
@@ -514,62 +340,20 @@ merge_sorted(CDVarSet *set, MergeSource *src, Size srcbytes)
 		pfree(src->img.buf);
 }
 
-/*
- * The unsorted tail, indexed, sorted and deduplicated in scratch space
- * (this call only): the tail's index, its packed distinct entries and, for
- * the comparator, aligned images of it.  Returns the distinct entries'
- * count; the items point into *packed.
- */
-typedef struct TailScratch
-{
-	CDVarItem  *items;
-	char	   *arena;
-	char	   *packed;
-	Size		packedbytes;
-} TailScratch;
-
-static Size
-sort_tail(const CDVarSet *set, TailScratch *t)
-{
-	const CDKeyType *kt = set->kt;
-	Size		ntail = set->nall - set->nsorted;
-	Size		tailbytes = set->used - set->sortedbytes;
-
-	t->items = MemoryContextAllocExtended(CurrentMemoryContext,
-										  ntail * sizeof(CDVarItem), MCXT_ALLOC_HUGE);
-	t->arena = NULL;
-	if (kt->encoding != CD_KEY_BYTES)
-		t->arena = MemoryContextAllocExtended(CurrentMemoryContext,
-											  tailbytes + ntail * MAXIMUM_ALIGNOF + sizeof(Datum),
-											  MCXT_ALLOC_HUGE);
-	index_and_sort_tail(set, t->items, ntail, t->arena);
-	t->packed = MemoryContextAllocExtended(CurrentMemoryContext, Max(tailbytes, 1),
-										   MCXT_ALLOC_HUGE);
-	return unique_tail(kt, t->items, ntail, t->packed, &t->packedbytes);
-}
-
-static void
-free_tail(TailScratch *t)
-{
-	pfree(t->items);
-	pfree(t->packed);
-	if (t->arena)
-		pfree(t->arena);
-}
-
 /* Sort, deduplicate and merge the unsorted tail into the sorted part. */
 static void
 var_compact(CDSet *s)
 {
 	CDVarSet   *set = as_var(s);
 	Size		ntail = set->nall - set->nsorted;
-	TailScratch t;
+	CDSortedEntries t;
 	Size		nuniq;
 
 	if (ntail == 0)
 		return;
 
-	nuniq = sort_tail(set, &t);
+	nuniq = cd_sort_entries(set->kt, set->data, set->sortedbytes, set->used,
+							ntail, &t);
 	if (set->nsorted == 0)
 	{
 		memcpy(set->data, t.packed, t.packedbytes);
@@ -584,7 +368,7 @@ var_compact(CDSet *s)
 		merge_sorted(set, &src, t.packedbytes);
 		cd_note_tail(s, CD_SET_TAIL_DUPS, ntail, set->nsorted - nsorted);
 	}
-	free_tail(&t);
+	cd_entries_free(&t);
 }
 
 /*
@@ -597,18 +381,19 @@ var_count(const CDSet *s)
 {
 	const CDVarSet *set = as_var_c(s);
 	const CDKeyType *kt = set->kt;
-	TailScratch t;
+	CDSortedEntries t;
 	Size		nuniq;
 	Size		nnew = 0;
 	Size		pos = 0;
 	Size		i = 0;
 	CDVarItem	cur = {0};
 	bool		have_cur = false;
-	ImageBuf	img = {0};
+	CDImageBuf	img = {0};
 
 	if (set->nall == set->nsorted)
 		return set->nsorted;
-	nuniq = sort_tail(set, &t);
+	nuniq = cd_sort_entries(kt, set->data, set->sortedbytes, set->used,
+							set->nall - set->nsorted, &t);
 	while (i < nuniq)
 	{
 		int			c;
@@ -623,10 +408,10 @@ var_count(const CDSet *s)
 				nnew += nuniq - i;
 				break;
 			}
-			index_sorted_entry(kt, &cur, key, len, &img);
+			cd_index_sorted_entry(kt, &cur, key, len, &img);
 			have_cur = true;
 		}
-		c = compare_items(kt, &cur, &t.items[i], false);
+		c = cd_compare_items(kt, &cur, &t.items[i], false);
 		if (c <= 0)
 			have_cur = false;
 		if (c >= 0)
@@ -639,7 +424,7 @@ var_count(const CDSet *s)
 	}
 	if (img.buf)
 		pfree(img.buf);
-	free_tail(&t);
+	cd_entries_free(&t);
 	return set->nsorted + (uint32) nnew;
 }
 
