@@ -90,7 +90,7 @@ typedef struct DSKeys
 	void	   *fixed;			/* width > 0: n keys */
 	const char **ptr;			/* width == 0: n keys ... */
 	uint32	   *len;			/* ... and their lengths */
-	void	   *owner;			/* pfree this to free fixed keys (or NULL) */
+	void	   *owner;			/* pfree this to free the keys (or NULL) */
 } DSKeys;
 
 static inline uint64

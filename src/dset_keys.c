@@ -155,12 +155,24 @@ from_set(DSKeys *k, const CDSet *set)
 	{
 		Size		len;
 		const char *key;
+		char	   *arena;
+		Size		used = 0;
 
+		/*
+		 * a reader's key stays valid only while the next is read
+		 * (keystream.h): copies, in one array of at most the set's bytes
+		 */
+		arena = MemoryContextAllocHuge(CurrentMemoryContext,
+									   Max(cd_set_ops(set)->used_bytes(set), 1));
+		k->owner = arena;
 		while ((key = r.next_bytes(&r, &len)) != NULL)
 		{
 			Assert(i < n);
-			k->ptr[i] = key;
+			Assert(used + len <= cd_set_ops(set)->used_bytes(set));
+			memcpy(arena + used, key, len);
+			k->ptr[i] = arena + used;
 			k->len[i] = (uint32) len;
+			used += len;
 			i++;
 		}
 	}

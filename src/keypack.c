@@ -295,17 +295,6 @@ recv_length(StringInfo buf)
 	return (Size) v;
 }
 
-static inline Size
-common_prefix(const char *a, Size alen, const char *b, Size blen)
-{
-	Size		n = Min(alen, blen);
-	Size		i = 0;
-
-	while (i < n && a[i] == b[i])
-		i++;
-	return i;
-}
-
 Size
 cd_pack_bytes_size(CDKeyReader *r)
 {
@@ -317,7 +306,7 @@ cd_pack_bytes_size(CDKeyReader *r)
 
 	while ((key = r->next_bytes(r, &len)) != NULL)
 	{
-		Size		shared = prev ? common_prefix(prev, prevlen, key, len) : 0;
+		Size		shared = prev ? cd_common_prefix(prev, prevlen, key, len) : 0;
 
 		size += cd_varint_size(shared) + cd_varint_size(len - shared) + len - shared;
 		prev = key;
@@ -336,7 +325,7 @@ cd_pack_bytes(StringInfo buf, CDKeyReader *r)
 
 	while ((key = r->next_bytes(r, &len)) != NULL)
 	{
-		Size		shared = prev ? common_prefix(prev, prevlen, key, len) : 0;
+		Size		shared = prev ? cd_common_prefix(prev, prevlen, key, len) : 0;
 
 		cd_send_varint(buf, shared);
 		cd_send_varint(buf, len - shared);

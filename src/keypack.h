@@ -89,6 +89,18 @@ cd_recv_varint(StringInfo buf, int maxbits, uint64 *v)
 	}
 }
 
+/* The length of the prefix byte keys a and b share. */
+static inline Size
+cd_common_prefix(const char *a, Size alen, const char *b, Size blen)
+{
+	Size		n = Min(alen, blen);
+	Size		i = 0;
+
+	while (i < n && a[i] == b[i])
+		i++;
+	return i;
+}
+
 /* bits needed for v (0 for 0) */
 static inline int
 cd_bit_width(uint64 v)

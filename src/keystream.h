@@ -30,7 +30,8 @@ struct CDKeyReader
 
 	/*
 	 * Variable-size keys: the next key (sets *len), ascending; NULL at the
-	 * end.  The bytes stay valid until the source changes.
+	 * end.  The bytes stay valid while the next key is read (a front-coded
+	 * set decodes into two buffers), not longer.
 	 */
 	const char *(*next_bytes) (CDKeyReader *r, Size *len);
 

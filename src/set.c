@@ -11,6 +11,7 @@
 #include "utils/memutils.h"
 
 #include "errors.h"
+#include "frontset.h"
 #include "serialize.h"
 #include "set.h"
 #include "packedset.h"
@@ -21,6 +22,7 @@ const CDSetOps *const cd_set_kinds[CD_SET_NKINDS] = {
 	[CD_SET_FIXED] = &cd_fixed_set_ops,
 	[CD_SET_VAR] = &cd_var_set_ops,
 	[CD_SET_PACKED] = &cd_packed_set_ops,
+	[CD_SET_FRONT] = &cd_front_set_ops,
 };
 
 /* The representation for keys of kt. */
@@ -46,7 +48,14 @@ cd_set_merge(CDSet *dst, CDSet *src, CDAlloc *alloc)
 		cd_set_compact(dst);
 		dst = cd_packed_from_set(dst, alloc->aggcontext);
 	}
-	Assert(dst->kind == src->kind || dst->kind == CD_SET_PACKED);
+	/* byte keys of both kinds: the front-coded one's merge takes either */
+	if (dst->kind == CD_SET_VAR && src->kind == CD_SET_FRONT)
+	{
+		cd_set_compact(dst);
+		dst = cd_front_from_set(dst, alloc->aggcontext);
+	}
+	Assert(dst->kind == src->kind || dst->kind == CD_SET_PACKED ||
+		   dst->kind == CD_SET_FRONT);
 	return cd_set_ops(dst)->merge(dst, src, alloc);
 }
 

@@ -36,7 +36,8 @@ cd_set_needs_alloc(const CDSet *set)
 {
 	if (likely(set->kind == CD_SET_FIXED))
 		return cd_fixed_needs_alloc(set);
-	return (set->flags & CD_SET_HINTED) && cd_set_ops(set)->needs_alloc(set);
+	return (set->flags & (CD_SET_HINTED | CD_SET_FRONT_CANDIDATE)) &&
+		cd_set_ops(set)->needs_alloc(set);
 }
 
 /*

@@ -13,6 +13,9 @@
  *	  CD_SET_PACKED	 many fixed-width keys, the sorted part compressed
  *					 (packedset.h); a fixed-width set becomes one when it
  *					 grows large, so sets of one key type may differ in kind
+ *	  CD_SET_FRONT	 many byte keys, the sorted part front-coded
+ *					 (frontset.h); a variable-size set of byte keys becomes
+ *					 one when it grows large
  *
  * Each representation is one file, whose CDSetOps are an entry of
  * cd_set_kinds[] (set.c); callers go through set.h.  A set's header and its
@@ -38,6 +41,7 @@ typedef enum CDSetKind
 	CD_SET_FIXED = 0,
 	CD_SET_VAR,
 	CD_SET_PACKED,
+	CD_SET_FRONT,
 	CD_SET_NKINDS
 } CDSetKind;
 
@@ -58,6 +62,12 @@ typedef enum CDSetKind
 #define CD_SET_HINTED			0x10
 /* a packed set's hot key is set (packedset.h) */
 #define CD_SET_HOT				0x20
+/*
+ * a variable-size set of byte keys large enough to become front-coded
+ * (frontset.h): adding may need the allocator when it is nearly full
+ * (needs_alloc)
+ */
+#define CD_SET_FRONT_CANDIDATE	0x40
 
 /*
  * The header's fields, first in every representation's struct.  extra is

@@ -104,12 +104,26 @@ cd_sort_keys(void *keys, void *scratch, size_t n, int width)
 #define CD_VARRADIX_MIN_ITEMS	64
 #endif
 
+/*
+ * Items that share their first 8 bytes are sorted on the next 8 (their
+ * prefixes taken again from there, for this sort only), down to this many
+ * bytes of the keys: keys with long common prefixes (URLs, paths) are
+ * radix-sorted too.
+ */
+#define CD_VARRADIX_MAX_DEPTH	64
+
 /* byte `level` (0: the most significant) of an item's prefix */
 #define prefix_byte(item, level) \
 	((uint8) ((item)->prefix >> (56 - 8 * (level))))
 
+/*
+ * Sort items, whose keys share their first depth bytes, on byte `level`
+ * of their prefixes (the 8 key bytes from depth) and on; sets *deepened if
+ * some prefixes were taken from a depth past 0.
+ */
 static void
-radix_sort_varitems(CDVarItem *items, size_t n, int level)
+radix_sort_varitems(CDVarItem *items, size_t n, int level, Size depth,
+					bool *deepened)
 {
 	size_t		count[256];
 	size_t		next[256];
@@ -121,6 +135,17 @@ radix_sort_varitems(CDVarItem *items, size_t n, int level)
 	{
 		size_t		i;
 
+		if (n >= CD_VARRADIX_MIN_ITEMS && level == (int) sizeof(uint64) &&
+			depth + sizeof(uint64) < CD_VARRADIX_MAX_DEPTH)
+		{
+			/* equal prefixes: the next 8 bytes */
+			depth += sizeof(uint64);
+			for (i = 0; i < n; i++)
+				items[i].prefix = items[i].len > depth ?
+					cd_bytes_prefix(items[i].key + depth, items[i].len - depth) : 0;
+			*deepened = true;
+			level = 0;
+		}
 		if (n < CD_VARRADIX_MIN_ITEMS || level == (int) sizeof(uint64))
 		{
 			quicksort_varitems_bytes(items, n);
@@ -170,7 +195,8 @@ radix_sort_varitems(CDVarItem *items, size_t n, int level)
 	for (b = 0; b < 256; b++)
 	{
 		if (count[b] > 1)
-			radix_sort_varitems(items + start, count[b], level + 1);
+			radix_sort_varitems(items + start, count[b], level + 1, depth,
+								deepened);
 		start += count[b];
 	}
 }
@@ -178,7 +204,16 @@ radix_sort_varitems(CDVarItem *items, size_t n, int level)
 void
 cd_sort_varitems_bytes(CDVarItem *items, size_t n)
 {
-	radix_sort_varitems(items, n, 0);
+	bool		deepened = false;
+	size_t		i;
+
+	radix_sort_varitems(items, n, 0, 0, &deepened);
+	/* the callers compare on the prefixes of the keys' first bytes */
+	if (deepened)
+	{
+		for (i = 0; i < n; i++)
+			items[i].prefix = cd_bytes_prefix(items[i].key, items[i].len);
+	}
 }
 
 #define ST_SORT cd_sort_varitems_ssup

@@ -36,9 +36,18 @@
 #include "utils/memutils.h"
 
 #include "errors.h"
+#include "frontset.h"
+#include "keypack.h"
 #include "policy.h"
 #include "varentry.h"
 #include "varset.h"
+
+/*
+ * A set that may become front-coded asks for its allocator (needs_alloc)
+ * once fewer bytes than this are free: a longer key makes it grow without
+ * it, and the check waits for the next power of two.
+ */
+#define CD_VAR_NEARLY_FULL	256
 
 /* deferral: while the tail is below 1/8 of the sorted entries */
 static const CDDeferRule var_defer = {8, SIZE_MAX};
@@ -47,6 +56,8 @@ static const CDDeferRule var_defer = {8, SIZE_MAX};
 #define CD_VAR_MAX_SIZE \
 	((Size) Min((uint64) (MaxAllocHugeSize - CD_VAR_HEADER_SIZE), \
 				(UINT64CONST(1) << 48) - 1))
+
+static void var_compact(CDSet *s);
 
 #define as_var(set)		((CDVarSet *) cd_set_as((set), CD_SET_VAR))
 #define as_var_c(set)	((const CDVarSet *) cd_set_as((set), CD_SET_VAR))
@@ -138,8 +149,14 @@ var_create(const CDKeyType *kt, CDAlloc *alloc)
 static bool
 var_needs_alloc(const CDSet *set)
 {
-	return (set->flags & CD_SET_HINTED) &&
-		CD_VAR_HEADER_SIZE + var_size(as_var_c(set)) < CD_VAR_FIRST_MAX;
+	const CDVarSet *vs = as_var_c(set);
+
+	if ((set->flags & CD_SET_HINTED) &&
+		CD_VAR_HEADER_SIZE + var_size(vs) < CD_VAR_FIRST_MAX)
+		return true;
+	/* growing may make it front-coded: only when nearly full, not per row */
+	return (set->flags & CD_SET_FRONT_CANDIDATE) &&
+		var_size(vs) - vs->used < CD_VAR_NEARLY_FULL;
 }
 
 /* Make data hold at least datasize bytes (moves the set). */
@@ -153,6 +170,8 @@ resize_data(CDVarSet *set, Size datasize, CDAlloc *alloc)
 	var_set_size(set, total - CD_VAR_HEADER_SIZE);
 	if (total >= CD_VAR_FIRST_MAX)
 		set->flags &= ~CD_SET_HINTED;	/* past the hint's sizes for good */
+	if (total > CD_FRONT_MIN_BYTES / 2 && set->kt->encoding == CD_KEY_BYTES)
+		set->flags |= CD_SET_FRONT_CANDIDATE;
 	/* the next new group will likely need as much (alloc.h) */
 	if (newest)
 	{
@@ -162,45 +181,122 @@ resize_data(CDVarSet *set, Size datasize, CDAlloc *alloc)
 	return set;
 }
 
+/*
+ * Would the sorted part take at most 3/5 of its size front-coded (policy.h:
+ * cd_pack_pays_off)?  Measured on windows of CD_FRONT_SAMPLE_RUN
+ * consecutive keys, one every CD_FRONT_SAMPLE_EVERY (a power of two): 1/16
+ * of the keys, without compacting the set.
+ */
+#define CD_FRONT_SAMPLE_RUN		64
+#define CD_FRONT_SAMPLE_EVERY	1024
+
+static bool
+front_pays_off(const CDVarSet *set)
+{
+	const char *prev = NULL;
+	Size		prevlen = 0;
+	Size		pos = 0;
+	Size		len;
+	Size		i = 0;
+	Size		front = 0;
+	Size		raw = 0;
+	const char *key;
+
+	while ((key = next_entry(set, &pos, set->sortedbytes, &len)) != NULL)
+	{
+		if ((i++ & (CD_FRONT_SAMPLE_EVERY - 1)) < CD_FRONT_SAMPLE_RUN)
+		{
+			Size		shared = prev ? cd_common_prefix(prev, prevlen, key, len) : 0;
+
+			front += cd_varint_size(shared) + cd_varint_size(len - shared) +
+				len - shared;
+			raw += cd_entry_header_size(len) + len;
+		}
+		prev = key;
+		prevlen = len;
+	}
+	return raw > 0 && cd_pack_pays_off(front, raw);
+}
+
+/*
+ * A large set of byte keys keeps its sorted part front-coded instead
+ * (frontset.h) when that pays off, which is checked each time the set
+ * grows past a power of two.
+ */
+static pg_noinline CDSet *
+front_or_resize(CDVarSet *set, Size bytes, CDAlloc *alloc)
+{
+	if (pg_leftmost_one_pos64(bytes) !=
+		pg_leftmost_one_pos64(Max(var_size(set), 1)) &&
+		(CD_FRONT_ALWAYS || front_pays_off(set)))
+	{
+		var_compact((CDSet *) set);
+		if (alloc->var_newest == (void *) set)
+			alloc->var_newest = NULL;
+		return cd_front_from_set((CDSet *) set, alloc->aggcontext);
+	}
+	return (CDSet *) resize_data(set, bytes, alloc);
+}
+
 static CDSet *
 var_resize(CDSet *set, Size bytes, CDAlloc *alloc)
 {
+	if (unlikely(bytes > CD_FRONT_MIN_BYTES) && alloc != NULL &&
+		set->kt->encoding == CD_KEY_BYTES)
+		return front_or_resize(as_var(set), bytes, alloc);
 	return (CDSet *) resize_data(as_var(set), bytes, alloc);
 }
 
-/* Room for len bytes of key; returns where to write them (may move *setp). */
+/*
+ * Room for len bytes of key; returns where to write them (may move *setp),
+ * or NULL if making room turned the set into a front-coded one (*setp),
+ * which the key is then to be added to.
+ */
 static inline char *
-append_entry(CDVarSet **setp, Size len, CDAlloc *alloc)
+append_entry(CDSet **setp, Size len, CDAlloc *alloc)
 {
-	CDVarSet   *set = *setp;
+	CDVarSet   *set = as_var(*setp);
 	Size		need = cd_entry_header_size(len) + len;
 	char	   *p;
 
 	if (unlikely(var_size(set) - set->used < need ||
 				 set->nall >= CD_SET_MAX_KEYS))
-		set = (CDVarSet *) cd_set_make_room((CDSet *) set, &var_defer,
-											CD_VAR_HEADER_SIZE, need, alloc);
+	{
+		*setp = cd_set_make_room(*setp, &var_defer, CD_VAR_HEADER_SIZE,
+								 need, alloc);
+		if ((*setp)->kind != CD_SET_VAR)
+			return NULL;
+		set = as_var(*setp);
+	}
 	p = set->data + set->used;
 	cd_write_entry_header(p, len);
 	set->used += need;
 	set->nall++;
-	*setp = set;
 	return p + cd_entry_header_size(len);
 }
 
-static CDVarSet *
-add_key(CDVarSet *set, const char *key, Size len, CDAlloc *alloc)
+/* Add a key to set, of this kind or become front-coded (may move it). */
+static CDSet *
+add_key(CDSet *set, const char *key, Size len, CDAlloc *alloc)
 {
-	char	   *p = append_entry(&set, len, alloc);
+	char	   *p;
 
-	memcpy(p, key, len);
+	if (set->kind == CD_SET_FRONT)
+	{
+		cd_front_add_key(set, key, len);
+		return set;
+	}
+	p = append_entry(&set, len, alloc);
+	if (p == NULL)
+		cd_front_add_key(set, key, len);
+	else
+		memcpy(p, key, len);
 	return set;
 }
 
 static CDSet *
 var_add_value(CDSet *set, Datum value, CDAlloc *alloc)
 {
-	CDVarSet   *vs = as_var(set);
 	const CDKeyType *kt = set->kt;
 	Datum		detoasted;
 	Size		len = cd_varkey_size(kt, value, &detoasted);
@@ -208,10 +304,12 @@ var_add_value(CDSet *set, Datum value, CDAlloc *alloc)
 
 	if (len > MaxAllocSize)
 		cd_error_value_too_large(len);
-	/* may move the set: set is not to be read after this */
-	dst = append_entry(&vs, len, alloc);
+	/* may move the set: use the set append_entry leaves */
+	dst = append_entry(&set, len, alloc);
+	if (dst == NULL)
+		return cd_set_ops(set)->add_value(set, value, alloc);
 	cd_varkey_write(kt, detoasted, dst);
-	return (CDSet *) vs;
+	return set;
 }
 
 /*
@@ -447,8 +545,10 @@ var_merge(CDSet *d, CDSet *s, CDAlloc *alloc)
 	var_compact(s);
 	if (cd_merge_by_append(src->used, dst->used))
 	{
+		/* d may become front-coded on the way */
 		while ((key = next_entry(src, &pos, src->used, &len)) != NULL)
-			dst = add_key(dst, key, len, alloc);
+			d = add_key(d, key, len, alloc);
+		return d;
 	}
 	else
 	{
@@ -494,7 +594,8 @@ var_reader(const CDSet *set, CDKeyReader *r)
 static void
 put_bytes(CDKeyWriter *w, const char *key, Size len)
 {
-	CDVarSet   *set = add_key((CDVarSet *) w->target, key, len, NULL);
+	/* no allocator: the set stays of this kind */
+	CDVarSet   *set = as_var(add_key((CDSet *) w->target, key, len, NULL));
 
 	/* sorted by the writer's contract, so growing never compacts them */
 	set->nsorted = set->nall;

@@ -36,7 +36,7 @@ inc=$("$PG_CONFIG" --includedir-server 2>/dev/null)
 if [ -z "$inc" ] || ! $CC -O2 -g -DUSE_ASSERT_CHECKING -Wall -Werror -Wno-unused-function \
         -I src -I test/fuzz -I "$inc" -o "$tmp/packed_set_test" \
         test/unit/packed_set_test.c test/fuzz/pgstub.c \
-        src/packedset.c src/keyunion.c src/fixedset.c src/set.c src/varset.c src/varentry.c src/policy.c src/sort.c \
+        src/packedset.c src/keyunion.c src/fixedset.c src/set.c src/varset.c src/varentry.c src/frontset.c src/policy.c src/sort.c \
         src/key.c src/errors.c src/serialize.c src/keypack.c src/value_io.c \
         src/alloc.c src/registry.c 2>"$tmp/build.log"; then
     cat "$tmp/build.log"

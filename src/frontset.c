@@ -1,0 +1,802 @@
+/*-------------------------------------------------------------------------
+ *
+ * frontset.c
+ *	  The set of many byte keys with its sorted part front-coded
+ *	  (frontset.h): compaction, counting, merging, growth of the tail.
+ *
+ * The sorted part is one array of keys in keypack.h's byte form: for each
+ * key, the length of the prefix it shares with the key before it and the
+ * length of the rest (varints), then the rest.  The first key shares
+ * nothing; the form is canonical, so the array is exactly what cd_pack_bytes
+ * writes for the same keys.
+ *
+ * Compaction sorts and deduplicates the tail (varentry.h) and merges it
+ * into the sorted part in one pass, in place: the array grows by a bound of
+ * the new keys' encoded size (gap), the sorted part moves to its end, and
+ * the merge writes from the front.  A key of the sorted part that follows
+ * another of its keys in the output is copied as it is (runs of them in
+ * one memmove); one that follows a new key is encoded again, and shares at
+ * least as much with it as with its old predecessor (the new key lies
+ * between them), so its encoding does not grow: the write position never
+ * passes what the merge has read.  Decoding keeps the last two keys (two
+ * buffers), so a key stays valid while the next is decoded.
+ *
+ * Budget.  The tail gets half of what front coding saves over the entries
+ * of the sorted part (at least 1/16 of them and 8 kB): the set, tail
+ * included, stays below the size of the same keys in a variable-size set,
+ * and each compaction merges more keys than one there, for fewer passes
+ * over the sorted part.  The transient peak is the array plus, for the
+ * tail: its index (sizeof(CDVarItem) a key), its distinct entries packed,
+ * and the gap.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "miscadmin.h"
+#include "utils/memutils.h"
+
+#include "errors.h"
+#include "frontset.h"
+#include "keypack.h"
+#include "policy.h"
+#include "varentry.h"
+
+#define as_front(set)	((CDFrontSet *) cd_set_as((set), CD_SET_FRONT))
+#define as_front_c(set) ((const CDFrontSet *) cd_set_as((set), CD_SET_FRONT))
+
+/*
+ * The most a key's encoding (two varints of at most 5 bytes for keys below
+ * 1 GB, and the key) exceeds its entry (a header of 1 or 4 bytes, and the
+ * key).
+ */
+#define CD_FRONT_ENTRY_SLACK	6
+
+/* The least room of the tail, and the most it gets by the budget. */
+#define CD_FRONT_MIN_TAIL	8192
+#define CD_FRONT_MAX_TAIL	((Size) 1 << 30)
+
+static void front_compact(CDSet *set);
+
+static void *
+alloc_huge(MemoryContext mcxt, Size size)
+{
+	return MemoryContextAllocExtended(mcxt, Max(size, 1), MCXT_ALLOC_HUGE);
+}
+
+/* ----------------------------------------------------------------
+ *		The front-coded form (trusted: only this file writes it)
+ * ----------------------------------------------------------------
+ */
+
+static inline void
+put_varint(char *dst, Size *w, Size v)
+{
+	while (v >= 0x80)
+	{
+		dst[(*w)++] = (char) (0x80 | (v & 0x7F));
+		v >>= 7;
+	}
+	dst[(*w)++] = (char) v;
+}
+
+static inline Size
+get_varint(const char *src, Size *pos)
+{
+	Size		v = 0;
+	int			shift = 0;
+	uint8		c;
+
+	do
+	{
+		c = (uint8) src[(*pos)++];
+		v |= (Size) (c & 0x7F) << shift;
+		shift += 7;
+	} while (c & 0x80);
+	return v;
+}
+
+/* Write key (len bytes), which shares shared bytes with the last one. */
+static inline void
+encode_key(char *dst, Size *w, const char *key, Size len, Size shared)
+{
+	put_varint(dst, w, shared);
+	put_varint(dst, w, len - shared);
+	memcpy(dst + *w, key + shared, len - shared);
+	*w += len - shared;
+}
+
+/* The encoding of a key of len bytes takes at most this much. */
+static inline Size
+encoded_bound(Size len)
+{
+	return 2 * cd_varint_size(len) + len;
+}
+
+/* Decoding the keys of data[pos, end), each built on the one before. */
+typedef struct FrontDecoder
+{
+	const char *data;
+	Size		pos;			/* the next key's encoding */
+	Size		end;
+	Size		start;			/* where the current key's encoding starts */
+	Size		shared;			/* what it shares with the one before */
+	int			cur;			/* buf[cur] holds the current key */
+	char	   *buf[2];			/* the current and the previous key */
+	Size		room[2];
+} FrontDecoder;
+
+static void
+decoder_init(FrontDecoder *d, const char *data, Size pos, Size end)
+{
+	memset(d, 0, sizeof(*d));
+	d->data = data;
+	d->pos = pos;
+	d->end = end;
+	/* never NULL, which would end the stream: the empty key is a key */
+	d->room[0] = d->room[1] = 64;
+	d->buf[0] = palloc(d->room[0]);
+	d->buf[1] = palloc(d->room[1]);
+}
+
+/*
+ * The next key (sets *len), or NULL at the end.  It stays valid while the
+ * key after it is decoded, not longer.
+ */
+static inline const char *
+decoder_next(FrontDecoder *d, Size *len)
+{
+	int			nx = d->cur ^ 1;
+	Size		shared;
+	Size		rest;
+
+	if (d->pos >= d->end)
+		return NULL;
+	d->start = d->pos;
+	shared = get_varint(d->data, &d->pos);
+	rest = get_varint(d->data, &d->pos);
+	if (unlikely(d->room[nx] < shared + rest))
+	{
+		Size		room = Max(shared + rest, 2 * d->room[nx]);
+
+		pfree(d->buf[nx]);
+		d->buf[nx] = alloc_huge(CurrentMemoryContext, room);
+		d->room[nx] = room;
+	}
+	if (shared > 0)
+		memcpy(d->buf[nx], d->buf[d->cur], shared);
+	memcpy(d->buf[nx] + shared, d->data + d->pos, rest);
+	d->pos += rest;
+	d->cur = nx;
+	d->shared = shared;
+	*len = shared + rest;
+	return d->buf[nx];
+}
+
+static void
+decoder_free(FrontDecoder *d)
+{
+	pfree(d->buf[0]);
+	pfree(d->buf[1]);
+}
+
+/* ----------------------------------------------------------------
+ *		The merge
+ * ----------------------------------------------------------------
+ */
+
+/*
+ * Compare byte keys a and b, which share at least their first `from`
+ * bytes, as cd_varkey_compare_bytes does; sets *lcp to the length of their
+ * common prefix.  Eight bytes at a time.
+ */
+static inline int
+compare_from(const char *a, Size alen, const char *b, Size blen, Size from,
+			 Size *lcp)
+{
+	Size		n = Min(alen, blen);
+	Size		i = from;
+
+	while (i + sizeof(uint64) <= n)
+	{
+		uint64		x;
+		uint64		y;
+
+		memcpy(&x, a + i, sizeof(x));
+		memcpy(&y, b + i, sizeof(y));
+		if (x != y)
+		{
+#ifdef WORDS_BIGENDIAN
+			i += (63 - pg_leftmost_one_pos64(x ^ y)) / 8;
+#else
+			i += pg_rightmost_one_pos64(x ^ y) / 8;
+#endif
+			break;
+		}
+		i += sizeof(uint64);
+	}
+	while (i < n && a[i] == b[i])
+		i++;
+	*lcp = i;
+	if (i < n)
+		return (uint8) a[i] < (uint8) b[i] ? -1 : 1;
+	return alen < blen ? -1 : (alen > blen ? 1 : 0);
+}
+
+/*
+ * The next key of the sorted part, k (just decoded by d), against t, when
+ * the key before k was below t and shared lcp bytes with it: k shares
+ * d->shared bytes with that key, so unless that is lcp, the order is known
+ * without reading the keys.  Sets *lcp to what k and t share.
+ */
+static inline int
+compare_next(const FrontDecoder *d, const char *k, Size klen,
+			 const char *t, Size tlen, Size *lcp)
+{
+	if (d->shared > *lcp)
+		return -1;				/* like the key before: below t */
+	if (d->shared < *lcp)
+	{
+		/* k is past the key before where that one still matched t */
+		*lcp = d->shared;
+		return 1;
+	}
+	return compare_from(k, klen, t, tlen, *lcp, lcp);
+}
+
+/* Keys of the sorted tail (CDSortedEntries) as a reader. */
+static const char *
+read_items(CDKeyReader *r, Size *len)
+{
+	const CDSortedEntries *e = (const CDSortedEntries *) r->source;
+
+	if (r->pos >= e->n)
+		return NULL;
+	*len = e->items[r->pos].len;
+	return e->items[r->pos++].key;
+}
+
+/*
+ * Merge the sorted, distinct keys of src into the sorted part, in place
+ * (see the top of the file); the key src returned last must stay valid
+ * while it returns the next one.  gap: at least the sum of encoded_bound()
+ * of src's keys.  Returns how many of them were new.
+ */
+static Size
+merge_into(CDFrontSet *fs, CDKeyReader *src, Size gap)
+{
+	Size		old = fs->packedbytes;
+	Size		total = old + gap;
+	char	   *data;
+	FrontDecoder d;
+	const char *k;				/* the sorted part's current key */
+	const char *t;				/* src's */
+	const char *last = NULL;	/* the last key written */
+	Size		klen = 0;
+	Size		tlen = 0;
+	Size		lastlen = 0;
+	Size		w = 0;
+	Size		run = 0;		/* keys copied as they are: [run, runend) */
+	Size		runend = 0;
+	bool		in_run = false;
+	bool		as_is = true;	/* the last key written is k's predecessor */
+	bool		below = false;	/* k's predecessor was below t ... */
+	Size		lcp = 0;		/* ... and shared this much with it */
+	Size		nnew = 0;
+	Size		raw = 0;
+	Size		count = 0;
+
+	if (total > MaxAllocHugeSize)
+		cd_error_group_too_large(CD_SET_MAX_KEYS, 0);
+	data = fs->packed ? repalloc_huge(fs->packed, Max(total, 1)) :
+		alloc_huge(fs->mcxt, total);
+	fs->packed = data;
+	fs->packedroom = Max(total, 1);
+	memmove(data + gap, data, old);
+	decoder_init(&d, data, gap, total);
+	k = decoder_next(&d, &klen);
+	t = src->next_bytes(src, &tlen);
+	while (k != NULL || t != NULL)
+	{
+		int			c;
+
+		if (k == NULL)
+			c = 1;
+		else if (t == NULL)
+			c = -1;
+		else if (below)
+			c = compare_next(&d, k, klen, t, tlen, &lcp);
+		else
+			c = compare_from(k, klen, t, tlen, 0, &lcp);
+		below = (c < 0);
+
+		if (c <= 0)
+		{
+			/* k goes out; src's equal key is dropped */
+			if (as_is)
+			{
+				if (!in_run)
+					run = d.start;
+				in_run = true;
+				runend = d.pos;
+			}
+			else
+				encode_key(data, &w, k, klen,
+						   cd_common_prefix(last, lastlen, k, klen));
+			last = k;
+			lastlen = klen;
+			as_is = true;
+			k = decoder_next(&d, &klen);
+			if (c == 0)
+				t = src->next_bytes(src, &tlen);
+		}
+		else
+		{
+			/* t goes out, after the run of keys before it */
+			if (in_run)
+			{
+				memmove(data + w, data + run, runend - run);
+				w += runend - run;
+				in_run = false;
+			}
+			encode_key(data, &w, t, tlen,
+					   last ? cd_common_prefix(last, lastlen, t, tlen) : 0);
+			raw += cd_entry_header_size(tlen) + tlen;
+			nnew++;
+			last = t;
+			lastlen = tlen;
+			as_is = false;
+			t = src->next_bytes(src, &tlen);
+		}
+		if (unlikely(++count > CD_SET_MAX_KEYS))
+			cd_error_group_too_large(CD_SET_MAX_KEYS, 0);
+		if ((count & 0xFFFF) == 0)
+			CHECK_FOR_INTERRUPTS();
+	}
+	if (in_run)
+	{
+		memmove(data + w, data + run, runend - run);
+		w += runend - run;
+	}
+	decoder_free(&d);
+	Assert(w <= total);
+
+	/* give back the gap the new keys did not take */
+	if (total - w > w / 8 + CD_FRONT_MIN_TAIL)
+	{
+		fs->packed = repalloc_huge(data, Max(w, 1));
+		fs->packedroom = Max(w, 1);
+	}
+	fs->packedbytes = w;
+	fs->rawbytes += raw;
+	fs->nsorted = (uint32) count;
+	return nnew;
+}
+
+/* ----------------------------------------------------------------
+ *		The tail
+ * ----------------------------------------------------------------
+ */
+
+static Size
+tail_target(const CDFrontSet *fs)
+{
+	Size		saved = fs->rawbytes > fs->packedbytes ?
+		fs->rawbytes - fs->packedbytes : 0;
+	Size		target = Max(saved / 2, fs->rawbytes / 16);
+
+	return Min(Max(target, CD_FRONT_MIN_TAIL), CD_FRONT_MAX_TAIL);
+}
+
+/* Compact, then give the tail room for at least need bytes. */
+static void
+make_room(CDFrontSet *fs, Size need)
+{
+	Size		target;
+
+	front_compact((CDSet *) fs);
+	if (fs->nall >= CD_SET_MAX_KEYS)
+		cd_error_group_too_large(CD_SET_MAX_KEYS, 0);
+	target = Max(tail_target(fs), need);
+	/* the tail is empty: a new array, unless the old one is about right */
+	if (fs->tailroom < target || fs->tailroom / 4 * 3 > target)
+	{
+		if (fs->tail)
+			pfree(fs->tail);
+		fs->tail = NULL;
+		fs->tailroom = 0;
+		fs->tail = alloc_huge(fs->mcxt, target);
+		fs->tailroom = target;
+	}
+}
+
+/* Room for an entry of len bytes of key in the tail: where to write them. */
+static inline char *
+append_entry(CDFrontSet *fs, Size len)
+{
+	Size		need = cd_entry_header_size(len) + len;
+	char	   *p;
+
+	if (unlikely(fs->tailroom - fs->tailbytes < need ||
+				 fs->nall >= CD_SET_MAX_KEYS))
+		make_room(fs, need);
+	p = fs->tail + fs->tailbytes;
+	cd_write_entry_header(p, len);
+	fs->tailbytes += need;
+	fs->nall++;
+	return p + cd_entry_header_size(len);
+}
+
+void
+cd_front_add_key(CDSet *set, const char *key, Size len)
+{
+	memcpy(append_entry(as_front(set), len), key, len);
+}
+
+/* ----------------------------------------------------------------
+ *		Operations
+ * ----------------------------------------------------------------
+ */
+
+static CDFrontSet *
+create_empty(const CDKeyType *kt, MemoryContext mcxt)
+{
+	CDFrontSet *fs = MemoryContextAllocZero(mcxt, sizeof(CDFrontSet));
+
+	CD_SET_CHECK_HEADER(CDFrontSet);
+	Assert(kt->encoding == CD_KEY_BYTES);
+	fs->kt = kt;
+	fs->kind = CD_SET_FRONT;
+	fs->mcxt = mcxt;
+	return fs;
+}
+
+static CDSet *
+front_create(const CDKeyType *kt, CDAlloc *alloc)
+{
+	return (CDSet *) create_empty(kt, alloc->aggcontext);
+}
+
+static bool
+front_needs_alloc(const CDSet *set)
+{
+	return false;
+}
+
+static CDSet *
+front_add_value(CDSet *set, Datum value, CDAlloc *alloc)
+{
+	const CDKeyType *kt = set->kt;
+	Datum		detoasted;
+	Size		len = cd_varkey_size(kt, value, &detoasted);
+
+	if (len > MaxAllocSize)
+		cd_error_value_too_large(len);
+	cd_varkey_write(kt, detoasted, append_entry(as_front(set), len));
+	return set;
+}
+
+static void
+front_compact(CDSet *set)
+{
+	CDFrontSet *fs = as_front(set);
+	Size		ntail = fs->nall - fs->nsorted;
+	CDSortedEntries e;
+	CDKeyReader r;
+	Size		gap = 0;
+	Size		i;
+
+	if (fs->last)
+	{
+		/* built by a writer: that is over */
+		pfree(fs->last);
+		fs->last = NULL;
+		fs->lastlen = fs->lastroom = 0;
+	}
+	if (ntail == 0)
+		return;
+	cd_sort_entries(set->kt, fs->tail, 0, fs->tailbytes, ntail, &e);
+	for (i = 0; i < e.n; i++)
+		gap += encoded_bound(e.items[i].len);
+	cd_key_reader_init(&r, &e, (uint32) e.n, NULL, read_items);
+	(void) merge_into(fs, &r, gap);
+	cd_note_tail(set, CD_SET_TAIL_DUPS, ntail, e.n);
+	cd_entries_free(&e);
+	fs->nall = fs->nsorted;
+	fs->tailbytes = 0;
+}
+
+/*
+ * The distinct count without changing the set: the tail's distinct keys
+ * (in scratch) that the sorted part does not hold, found by one walk.
+ */
+static uint32
+front_count(const CDSet *set)
+{
+	const CDFrontSet *fs = as_front_c(set);
+	CDSortedEntries e;
+	FrontDecoder d;
+	const char *k;
+	Size		klen = 0;
+	Size		i = 0;
+	Size		nnew = 0;
+	Size		steps = 0;
+	bool		below = false;	/* k's predecessor was below item i ... */
+	Size		lcp = 0;		/* ... and shared this much with it */
+
+	if (fs->nall == fs->nsorted)
+		return fs->nsorted;
+	cd_sort_entries(set->kt, fs->tail, 0, fs->tailbytes,
+					fs->nall - fs->nsorted, &e);
+	decoder_init(&d, fs->packed, 0, fs->packedbytes);
+	k = decoder_next(&d, &klen);
+	while (i < e.n)
+	{
+		const char *t = e.items[i].key;
+		Size		tlen = e.items[i].len;
+		int			c;
+
+		if (k == NULL)
+			c = 1;
+		else if (below)
+			c = compare_next(&d, k, klen, t, tlen, &lcp);
+		else
+			c = compare_from(k, klen, t, tlen, 0, &lcp);
+		below = (c < 0);
+		if (c < 0)
+			k = decoder_next(&d, &klen);
+		else
+		{
+			nnew += (c > 0);
+			i++;
+		}
+		if ((++steps & 0xFFFF) == 0)
+			CHECK_FOR_INTERRUPTS();
+	}
+	decoder_free(&d);
+	cd_entries_free(&e);
+	return fs->nsorted + (uint32) nnew;
+}
+
+/*
+ * src (front-coded or variable-size) into dst: a small one's keys go into
+ * the tail (as in varset.c), a larger one's are merged with the sorted
+ * part in one pass.
+ */
+static CDSet *
+front_merge(CDSet *d, CDSet *s, CDAlloc *alloc)
+{
+	CDFrontSet *dst = as_front(d);
+	const CDSetOps *ops = cd_set_ops(s);
+	CDKeyReader r;
+	Size		srcbytes;
+
+	Assert(s->kind == CD_SET_FRONT || s->kind == CD_SET_VAR);
+	ops->compact(s);
+	srcbytes = ops->used_bytes(s);
+	ops->reader(s, &r);
+	if (cd_merge_by_append(srcbytes, dst->rawbytes + dst->tailbytes))
+	{
+		const char *key;
+		Size		len;
+
+		while ((key = r.next_bytes(&r, &len)) != NULL)
+			cd_front_add_key(d, key, len);
+	}
+	else
+	{
+		front_compact(d);
+		(void) merge_into(dst, &r,
+						  srcbytes + (Size) s->nsorted * CD_FRONT_ENTRY_SLACK);
+		dst->nall = dst->nsorted;
+	}
+	return d;
+}
+
+static CDSet *
+front_copy(CDSet *set, MemoryContext mcxt)
+{
+	CDFrontSet *fs = as_front(set);
+	CDFrontSet *copy;
+
+	front_compact(set);
+	copy = create_empty(set->kt, mcxt);
+	copy->flags = fs->flags & (CD_SET_TAIL_DUPS | CD_SET_TAIL_SEEN);
+	copy->packed = alloc_huge(mcxt, fs->packedbytes);
+	copy->packedroom = Max(fs->packedbytes, 1);
+	memcpy(copy->packed, fs->packed, fs->packedbytes);
+	copy->packedbytes = fs->packedbytes;
+	copy->rawbytes = fs->rawbytes;
+	copy->nsorted = copy->nall = fs->nsorted;
+	return (CDSet *) copy;
+}
+
+/* A reader's decoder (r->pos: where the next key's encoding starts). */
+static const char *
+read_bytes(CDKeyReader *r, Size *len)
+{
+	FrontDecoder *d = (FrontDecoder *) r->source;
+	const char *key;
+
+	d->pos = r->pos;
+	key = decoder_next(d, len);
+	r->pos = d->pos;
+	return key;
+}
+
+/*
+ * A reader of the sorted keys.  Each key stays valid while the next one is
+ * read (keystream.h), not longer; the decoder lives in
+ * CurrentMemoryContext.
+ */
+static void
+front_reader(const CDSet *set, CDKeyReader *r)
+{
+	const CDFrontSet *fs = as_front_c(set);
+	FrontDecoder *d = palloc(sizeof(FrontDecoder));
+
+	Assert(set->nall == set->nsorted);
+	decoder_init(d, fs->packed, 0, fs->packedbytes);
+	cd_key_reader_init(r, d, set->nsorted, NULL, read_bytes);
+}
+
+/* A writer's key: after the last one put (kept in fs->last). */
+static void
+put_bytes(CDKeyWriter *w, const char *key, Size len)
+{
+	CDFrontSet *fs = (CDFrontSet *) w->target;
+	Size		shared = fs->nsorted > 0 ?
+		cd_common_prefix(fs->last, fs->lastlen, key, len) : 0;
+	Size		need = fs->packedbytes + encoded_bound(len);
+
+	if ((Size) fs->nsorted >= CD_SET_MAX_KEYS)
+		cd_error_group_too_large(CD_SET_MAX_KEYS, 0);
+	if (need > fs->packedroom)
+	{
+		Size		room = Max(need, fs->packedroom + fs->packedroom / 4);
+
+		fs->packed = repalloc_huge(fs->packed, room);
+		fs->packedroom = room;
+	}
+	encode_key(fs->packed, &fs->packedbytes, key, len, shared);
+	if (fs->lastroom < len)
+	{
+		Size		room = Max(Max(len, 2 * fs->lastroom), 64);
+
+		if (fs->last)
+			pfree(fs->last);
+		fs->last = alloc_huge(fs->mcxt, room);
+		fs->lastroom = room;
+	}
+	memcpy(fs->last, key, len);
+	fs->lastlen = len;
+	fs->rawbytes += cd_entry_header_size(len) + len;
+	fs->nsorted++;
+	fs->nall++;
+}
+
+static CDSet *
+front_build(const CDKeyType *kt, MemoryContext mcxt, uint32 n, Size bytes,
+			CDKeyWriter *w)
+{
+	CDFrontSet *fs = create_empty(kt, mcxt);
+
+	/* bytes: the keys' size, a bound of their front-coded size */
+	fs->packedroom = Max(bytes, 64);
+	fs->packed = alloc_huge(mcxt, fs->packedroom);
+	cd_key_writer_init(w, fs, NULL, put_bytes);
+	return (CDSet *) fs;
+}
+
+static Size
+front_memory_size(const CDSet *set)
+{
+	const CDFrontSet *fs = as_front_c(set);
+
+	return sizeof(CDFrontSet) + fs->packedroom + fs->tailroom + fs->lastroom;
+}
+
+/* In bytes of entries (varentry.h), as a variable-size set counts them. */
+static Size
+front_used_bytes(const CDSet *set)
+{
+	return as_front_c(set)->rawbytes + as_front_c(set)->tailbytes;
+}
+
+static Size
+front_sorted_bytes(const CDSet *set)
+{
+	return as_front_c(set)->rawbytes;
+}
+
+static Size
+front_room_bytes(const CDSet *set)
+{
+	return as_front_c(set)->rawbytes + as_front_c(set)->tailroom;
+}
+
+/* Room for bytes of entries in all: the tail grows, keeping its keys. */
+static CDSet *
+front_resize(CDSet *set, Size bytes, CDAlloc *alloc)
+{
+	CDFrontSet *fs = as_front(set);
+
+	if (bytes > fs->rawbytes + fs->tailroom)
+	{
+		Size		room = bytes - fs->rawbytes;
+
+		fs->tail = fs->tail ? repalloc_huge(fs->tail, room) :
+			alloc_huge(fs->mcxt, room);
+		fs->tailroom = room;
+	}
+	return set;
+}
+
+const CDSetOps cd_front_set_ops = {
+	.name = "front-coded byte keys",
+	.create = front_create,
+	.needs_alloc = front_needs_alloc,
+	.add_value = front_add_value,
+	.compact = front_compact,
+	.count = front_count,
+	.merge = front_merge,
+	.copy = front_copy,
+	.reader = front_reader,
+	.build = front_build,
+	.memory_size = front_memory_size,
+	.used_bytes = front_used_bytes,
+	.sorted_bytes = front_sorted_bytes,
+	.room_bytes = front_room_bytes,
+	.resize = front_resize,
+	.tail_is_new = NULL,
+};
+
+/* ----------------------------------------------------------------
+ *		From a variable-size set
+ * ----------------------------------------------------------------
+ */
+
+Size
+cd_front_size(const CDSet *set)
+{
+	CDKeyReader r;
+
+	Assert(set->nall == set->nsorted);
+	cd_set_ops(set)->reader(set, &r);
+	return cd_pack_bytes_size(&r);
+}
+
+CDSet *
+cd_front_from_set(CDSet *set, MemoryContext mcxt)
+{
+	const CDSetOps *ops = cd_set_ops(set);
+	CDFrontSet *fs = create_empty(set->kt, mcxt);
+	CDKeyReader r;
+	const char *key;
+	const char *prev = NULL;
+	Size		prevlen = 0;
+	Size		len;
+	Size		w = 0;
+
+	Assert(set->kind == CD_SET_VAR && set->nall == set->nsorted);
+	fs->flags = set->flags & (CD_SET_TAIL_DUPS | CD_SET_TAIL_SEEN);
+	fs->packedroom = cd_front_size(set);
+	fs->packed = alloc_huge(mcxt, fs->packedroom);
+	fs->packedroom = Max(fs->packedroom, 1);
+	/* a variable-size set's keys stay where they are while it is read */
+	ops->reader(set, &r);
+	while ((key = r.next_bytes(&r, &len)) != NULL)
+	{
+		encode_key(fs->packed, &w, key, len,
+				   prev ? cd_common_prefix(prev, prevlen, key, len) : 0);
+		prev = key;
+		prevlen = len;
+	}
+	Assert(w <= fs->packedroom);
+	fs->packedbytes = w;
+	fs->rawbytes = ops->sorted_bytes(set);
+	fs->nsorted = fs->nall = set->nsorted;
+	if (!(set->flags & CD_SET_IN_SLOT))
+		pfree(set);
+	return (CDSet *) fs;
+}

@@ -1,0 +1,75 @@
+/*-------------------------------------------------------------------------
+ *
+ * frontset.h
+ *	  The set of many byte keys (key.h: CD_KEY_BYTES) with its sorted part
+ *	  front-coded: each key as the length of the prefix it shares with the
+ *	  previous one, the length of the rest, and the rest (keypack.h's byte
+ *	  form, so that its sorted part is what a serialized state holds).
+ *
+ * A set of variable-size keys (varset.h) becomes one when it grows past
+ * CD_FRONT_MIN_BYTES of entries and front coding takes at most 3/5 of
+ * them (policy.h: cd_pack_pays_off), checked each time it grows past a
+ * power of two.  Keys that share long prefixes (URLs, e-mail addresses,
+ * numbered names, hex strings) then take a fraction of their size.  The
+ * unsorted tail stays a run of entries (varentry.h); a compaction sorts it
+ * and merges it with the sorted part in one pass, in place, copying the
+ * sorted part's encoded keys as they are between two new keys.
+ *
+ * Its arrays live in the aggregate context (as large packed sets do), not
+ * in the allocator's slots.  Callers use set.h.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef CD_FRONTSET_H
+#define CD_FRONTSET_H
+
+#include "postgres.h"
+
+#include "set_header.h"
+
+/*
+ * A variable-size set may become front-coded past this many bytes (tests
+ * build with less, and with CD_FRONT_ALWAYS=1: whether it pays off or not).
+ */
+#ifndef CD_FRONT_MIN_BYTES
+#define CD_FRONT_MIN_BYTES	(64 * 1024)
+#endif
+#ifndef CD_FRONT_ALWAYS
+#define CD_FRONT_ALWAYS		0
+#endif
+
+typedef struct CDFrontSet
+{
+	CD_SET_HEADER_FIELDS;		/* extra: unused */
+	MemoryContext mcxt;			/* where the arrays below live */
+	char	   *packed;			/* the sorted keys, front-coded */
+	Size		packedbytes;
+	Size		packedroom;		/* allocated for them */
+	Size		rawbytes;		/* what they would take as entries */
+	char	   *tail;			/* the unsorted keys, as entries */
+	Size		tailbytes;
+	Size		tailroom;
+	/* while a writer builds the set (CDSetOps.build): the last key put */
+	char	   *last;
+	Size		lastlen;
+	Size		lastroom;
+} CDFrontSet;
+
+extern const CDSetOps cd_front_set_ops;
+
+/*
+ * Bytes the sorted keys of a compacted variable-size set would take
+ * front-coded.
+ */
+extern Size cd_front_size(const CDSet *set);
+
+/*
+ * A front-coded set in mcxt holding the keys of set, a compacted
+ * variable-size set, which is freed.
+ */
+extern CDSet *cd_front_from_set(CDSet *set, MemoryContext mcxt);
+
+/* Add one key of len bytes to the set (any size, unsorted). */
+extern void cd_front_add_key(CDSet *set, const char *key, Size len);
+
+#endif							/* CD_FRONTSET_H */
