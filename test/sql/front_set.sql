@@ -1,0 +1,75 @@
+-- Large sets of byte keys that share long prefixes become front-coded
+-- (src/frontset.c): groups of 60k-120k URL-like text and bytea values
+-- (past 64 kB, compressing well), with repeats, next to small groups,
+-- compared with native COUNT(DISTINCT) and array_agg(DISTINCT ... ORDER BY)
+-- under hashed, sorted, parallel and spilling aggregation, and through the
+-- stored set type.
+CREATE TABLE fs (i int, g int, t text COLLATE "C", b bytea);
+INSERT INTO fs
+SELECT i, CASE WHEN i % 50 = 0 THEN 3 + i % 7 ELSE i % 3 END,
+       'https://example.com/products/item-' || (i::int8 * 7919 % 200003)::text,
+       convert_to('/home/user/data/' || to_hex(i::int8 * 2654435761 % 150001), 'UTF8')
+FROM generate_series(1, 300000) i;
+-- keys that end in zero bytes, the empty key, NULLs
+INSERT INTO fs SELECT i, i % 3, '', decode(repeat('00', i % 5), 'hex') FROM generate_series(1, 30) i;
+INSERT INTO fs VALUES (0, 1, NULL, NULL), (0, 11, NULL, NULL);
+ANALYZE fs;
+
+CREATE FUNCTION fs_check(col text) RETURNS TABLE (groups bigint, differ bigint)
+LANGUAGE plpgsql AS $$
+BEGIN
+  RETURN QUERY EXECUTE format($q$
+    SELECT count(*), count(*) FILTER (WHERE cd IS DISTINCT FROM nat OR ad IS DISTINCT FROM na
+                                         OR sc IS DISTINCT FROM nat)
+    FROM (SELECT g, count_distinct(%1$I) cd, array_agg_distinct(%1$I) ad,
+                 coalesce(cardinality(distinct_set_agg(%1$I)), 0) sc
+          FROM fs GROUP BY g) a
+    FULL JOIN (SELECT g, count(DISTINCT %1$I) nat,
+                      coalesce(array_agg(DISTINCT %1$I ORDER BY %1$I)
+                               FILTER (WHERE %1$I IS NOT NULL), '{}') na
+               FROM fs GROUP BY g) n USING (g)$q$, col);
+END $$;
+
+-- hashed
+SET enable_sort = off;
+SELECT 't' col, * FROM fs_check('t') UNION ALL SELECT 'b', * FROM fs_check('b');
+-- hashed, spilling: states serialized to disk and combined
+SET work_mem = '64kB';
+SELECT 't' col, * FROM fs_check('t') UNION ALL SELECT 'b', * FROM fs_check('b');
+RESET work_mem;
+RESET enable_sort;
+-- sorted
+SET enable_hashagg = off;
+SELECT 't' col, * FROM fs_check('t') UNION ALL SELECT 'b', * FROM fs_check('b');
+RESET enable_hashagg;
+
+-- one group, serial and with 2 workers (front-coded states serialized,
+-- deserialized and combined with variable-size ones)
+CREATE TEMP TABLE fs_native AS
+SELECT count(DISTINCT t) nt, array_agg(DISTINCT t ORDER BY t) FILTER (WHERE t IS NOT NULL) at,
+       count(DISTINCT b) nb, array_agg(DISTINCT b ORDER BY b) FILTER (WHERE b IS NOT NULL) ab
+FROM fs;
+SELECT (SELECT count_distinct(t) FROM fs) = nt AS t_count,
+       (SELECT array_agg_distinct(t) FROM fs) = at AS t_array,
+       (SELECT count_distinct(b) FROM fs) = nb AS b_count,
+       (SELECT array_agg_distinct(b) FROM fs) = ab AS b_array,
+       (SELECT distinct_set_to_array(distinct_set_agg(t), NULL::text) FROM fs) = at AS t_stored
+FROM fs_native;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+CREATE TEMP TABLE fs_par AS
+SELECT count_distinct(t) ct, array_agg_distinct(t) at, count_distinct(b) cb,
+       array_agg_distinct(b) ab, distinct_set_agg(t) st
+FROM fs;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+RESET max_parallel_workers_per_gather;
+SELECT p.ct = n.nt AS t_count, p.at = n.at AS t_array, p.cb = n.nb AS b_count,
+       p.ab = n.ab AS b_array, distinct_set_to_array(p.st, NULL::text) = n.at AS t_stored
+FROM fs_par p, fs_native n;
+
+DROP FUNCTION fs_check(text);
+DROP TABLE fs;
