@@ -105,6 +105,9 @@ TYPES = {
     "int8": ("int8", "((({u}) - 2147483648) * 2147483659)::int8", 8, "hll_hash_bigint"),
     "text": ("text", "to_hex(({u})::int8)", None, "hll_hash_text"),
     "uuidtext": ("text", "md5(({u})::text)::uuid::text", None, "hll_hash_text"),
+    # URL-like text: a long common prefix, then the number (front coding)
+    "url": ("text", "'https://example.com/products/item-' || ({u})::int8::text", None,
+            "hll_hash_text"),
     "uuid": ("uuid", "md5(({u})::text)::uuid", 16, "hll_hash_any"),
     "numeric": ("numeric", "((({u}) - 2147483648)::numeric / 100)", None, "hll_hash_any"),
 }
