@@ -52,6 +52,9 @@
  */
 #define CD_FRONT_ENTRY_SLACK	6
 
+/* cd_front_state_pays_off measures this many keys */
+#define CD_FRONT_STATE_SAMPLE	4096
+
 /* The least room of the tail, and the most it gets by the budget. */
 #define CD_FRONT_MIN_TAIL	8192
 #define CD_FRONT_MAX_TAIL	((Size) 1 << 30)
@@ -764,6 +767,34 @@ cd_front_size(const CDSet *set)
 	Assert(set->nall == set->nsorted);
 	cd_set_ops(set)->reader(set, &r);
 	return cd_pack_bytes_size(&r);
+}
+
+bool
+cd_front_state_pays_off(const char *keys, Size len, uint32 n)
+{
+	Size		pos = 0;
+	Size		raw = 0;
+	uint32		i;
+
+	for (i = 0; i < Min(n, CD_FRONT_STATE_SAMPLE); i++)
+	{
+		uint64		shared;
+		uint64		rest;
+		StringInfoData buf;
+
+		/* a read-only view; what does not decode is left to the decoder */
+		buf.data = (char *) keys;
+		buf.len = (int) Min(len, (Size) PG_INT32_MAX);
+		buf.cursor = (int) pos;
+		if (!cd_recv_varint(&buf, 64, &shared) ||
+			!cd_recv_varint(&buf, 64, &rest) ||
+			rest > (uint64) (buf.len - buf.cursor) ||
+			shared > MaxAllocSize)
+			return false;
+		pos = buf.cursor + rest;
+		raw += cd_entry_header_size(shared + rest) + shared + rest;
+	}
+	return pos > 0 && cd_pack_pays_off(pos, raw);
 }
 
 CDSet *

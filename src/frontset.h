@@ -69,6 +69,13 @@ extern Size cd_front_size(const CDSet *set);
  */
 extern CDSet *cd_front_from_set(CDSet *set, MemoryContext mcxt);
 
+/*
+ * Would the n keys of a serialized state, front-coded in len bytes at keys
+ * (keypack.h's byte form, not validated yet), take at most 3/5 of their
+ * size as entries?  Measured on the first keys; false if they do not decode.
+ */
+extern bool cd_front_state_pays_off(const char *keys, Size len, uint32 n);
+
 /* Add one key of len bytes to the set (any size, unsorted). */
 extern void cd_front_add_key(CDSet *set, const char *key, Size len);
 

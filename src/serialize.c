@@ -101,6 +101,36 @@ send_values(void *arg)
 	}
 }
 
+/* Begin a state of n keys of kt taking about keybytes: its header. */
+static void
+write_header(StringInfo buf, const CDKeyType *kt, uint32 n, Size keybytes)
+{
+	/* refuse before allocating */
+	if (keybytes > CD_SERIAL_MAX_SIZE - 4 * NAMEDATALEN - 8)
+		too_large(n, keybytes);
+	pq_begintypsend(buf);
+	pq_sendint8(buf, CD_SERIAL_VERSION);
+	pq_sendint8(buf, (uint8) kt->encoding);
+	pq_sendint8(buf, kt->width);
+	pq_sendint8(buf, kt->encoding == CD_KEY_COMPARATOR ?
+				GetDatabaseEncoding() + 1 : 0);
+	cd_send_type_ref(buf, kt->typid);
+	cd_send_collation_ref(buf, kt->collation);
+	pq_sendint32(buf, n);
+}
+
+bytea *
+cd_state_write_packed_bytes(const CDKeyType *kt, uint32 n, const char *keys,
+							Size len)
+{
+	StringInfoData buf;
+
+	Assert(kt->encoding == CD_KEY_BYTES);
+	write_header(&buf, kt, n, len);
+	appendBinaryStringInfo(&buf, keys, (int) len);
+	return pq_endtypsend(&buf);
+}
+
 bytea *
 cd_state_write(const CDKeyType *kt, CDValueIO *vio, CDKeyReader *r)
 {
@@ -108,7 +138,7 @@ cd_state_write(const CDKeyType *kt, CDValueIO *vio, CDKeyReader *r)
 	uint32		n = r->count;
 	Size		keybytes;
 
-	/* the size of the keys, when known up front: refuse before allocating */
+	/* the size of the keys, when known up front */
 	if (kt->width > 0)
 		keybytes = cd_pack_fixed_size(r, kt->width, CD_SERIAL_MAX_SIZE);
 	else if (kt->encoding == CD_KEY_BYTES)
@@ -116,18 +146,7 @@ cd_state_write(const CDKeyType *kt, CDValueIO *vio, CDKeyReader *r)
 	else
 		keybytes = (Size) n * 4;	/* at least each value's length */
 	r->pos = 0;
-	if (keybytes > CD_SERIAL_MAX_SIZE - 4 * NAMEDATALEN - 8)
-		too_large(n, keybytes);
-
-	pq_begintypsend(&buf);
-	pq_sendint8(&buf, CD_SERIAL_VERSION);
-	pq_sendint8(&buf, (uint8) kt->encoding);
-	pq_sendint8(&buf, kt->width);
-	pq_sendint8(&buf, kt->encoding == CD_KEY_COMPARATOR ?
-				GetDatabaseEncoding() + 1 : 0);
-	cd_send_type_ref(&buf, kt->typid);
-	cd_send_collation_ref(&buf, kt->collation);
-	pq_sendint32(&buf, n);
+	write_header(&buf, kt, n, keybytes);
 
 	if (kt->width > 0)
 	{

@@ -29,6 +29,13 @@ extern bytea *cd_state_write(const CDKeyType *kt, CDValueIO *vio,
 							 CDKeyReader *r);
 
 /*
+ * The same for n byte keys (CD_KEY_BYTES) already in keypack.h's byte form
+ * (len bytes at keys, exactly what cd_pack_bytes writes for them).
+ */
+extern bytea *cd_state_write_packed_bytes(const CDKeyType *kt, uint32 n,
+										  const char *keys, Size len);
+
+/*
  * What deserialization remembers between calls of one call site (may be
  * kept in fn_extra; zeroed at first): the last header's type and
  * collation references and what they resolved to.

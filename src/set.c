@@ -52,6 +52,8 @@ cd_set_merge(CDSet *dst, CDSet *src, CDAlloc *alloc)
 	if (dst->kind == CD_SET_VAR && src->kind == CD_SET_FRONT)
 	{
 		cd_set_compact(dst);
+		if (alloc->var_newest == (void *) dst)
+			alloc->var_newest = NULL;
 		dst = cd_front_from_set(dst, alloc->aggcontext);
 	}
 	Assert(dst->kind == src->kind || dst->kind == CD_SET_PACKED ||
@@ -111,6 +113,14 @@ cd_set_serialize(CDSet *set, CDValueIO *vio)
 	CDKeyReader r;
 
 	cd_set_compact(set);
+	/* a front-coded set's keys are already in the serialized form */
+	if (set->kind == CD_SET_FRONT)
+	{
+		const CDFrontSet *fs = (const CDFrontSet *) set;
+
+		return cd_state_write_packed_bytes(set->kt, set->nsorted, fs->packed,
+										   fs->packedbytes);
+	}
 	cd_set_ops(set)->reader(set, &r);
 	return cd_state_write(set->kt, vio, &r);
 }
@@ -129,6 +139,12 @@ cd_set_deserialize(StringInfo buf, const CDStateHeader *h,
 	 */
 	if (kt->width > 0 && bytes > CD_PACKED_MIN_BYTES)
 		return cd_packed_from_state(buf, kt, h->n, CurrentMemoryContext);
+	/* large states of byte keys that share prefixes: front-coded again */
+	if (kt->encoding == CD_KEY_BYTES && bytes > CD_FRONT_MIN_BYTES &&
+		(CD_FRONT_ALWAYS ||
+		 cd_front_state_pays_off(buf->data + buf->cursor,
+								 buf->len - buf->cursor, h->n)))
+		ops = &cd_front_set_ops;
 	(void) ops->build(kt, CurrentMemoryContext, h->n, bytes, &w);
 	if (vio != NULL)
 		cd_value_io_set_encoding(vio, h->text_encoding);
