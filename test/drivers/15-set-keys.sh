@@ -7,7 +7,13 @@
 #   boundaries, extremes of every width, merges, copies, serialized round
 #   trips): test/unit/packed_set_test.c, compiled against the server headers
 #   (PG_CONFIG, else $CD_CLUSTER_BINDIR/pg_config, else pg_config) with the
-#   fuzz harness's stubs of the server functions (test/fuzz/pgstub.c).
+#   fuzz harness's stubs of the server functions (test/fuzz/pgstub.c);
+# - the front-coded set of byte keys (src/frontset.c: a variable-size set
+#   turning into one through the per-row path, counts on the way, its
+#   reader, copies, merges of every kind combination, serialized round
+#   trips, output values) on bytea keys: test/unit/front_set_test.c, built
+#   the same way with a threshold of 256 bytes and front coding always
+#   taken, so that small sets become front-coded too.
 # CD_LONG=1 runs ten times as many random cases.
 set -u
 cd "$(dirname "$0")/../.."
@@ -15,7 +21,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 n=400000
 cases=480
-[ "${CD_LONG:-0}" = 1 ] && n=4000000 && cases=4800
+fcases=144
+[ "${CD_LONG:-0}" = 1 ] && n=4000000 && cases=4800 && fcases=1440
 CC=${CC:-cc}
 if [ -z "${PG_CONFIG:-}" ]; then
     if [ -n "${CD_CLUSTER_BINDIR:-}" ] && [ -x "$CD_CLUSTER_BINDIR/pg_config" ]; then
@@ -33,22 +40,35 @@ fi
 "$tmp/set_keys_test" "$n" | tee "$tmp/out1" | grep -vE '^[0-9]+ passed, [0-9]+ failed'
 
 inc=$("$PG_CONFIG" --includedir-server 2>/dev/null)
-if [ -z "$inc" ] || ! $CC -O2 -g -DUSE_ASSERT_CHECKING -Wall -Werror -Wno-unused-function \
-        -I src -I test/fuzz -I "$inc" -o "$tmp/packed_set_test" \
-        test/unit/packed_set_test.c test/fuzz/pgstub.c \
+# build_stub NAME [FLAGS...]: test/unit/NAME.c with the stubs and the sets
+build_stub() {
+    local name=$1
+    shift
+    [ -n "$inc" ] && $CC -O2 -g -DUSE_ASSERT_CHECKING -Wall -Werror -Wno-unused-function "$@" \
+        -I src -I test/fuzz -I "$inc" -o "$tmp/$name" \
+        "test/unit/$name.c" test/fuzz/pgstub.c \
         src/packedset.c src/keyunion.c src/fixedset.c src/set.c src/varset.c src/varentry.c src/frontset.c src/policy.c src/sort.c \
         src/key.c src/errors.c src/serialize.c src/keypack.c src/value_io.c \
-        src/alloc.c src/registry.c 2>"$tmp/build.log"; then
+        src/alloc.c src/registry.c 2>"$tmp/build.log"
+}
+if ! build_stub packed_set_test; then
     cat "$tmp/build.log"
     echo "FAIL: could not build test/unit/packed_set_test.c (server headers: $PG_CONFIG)"
     echo "0 passed, 1 failed"
     exit 1
 fi
 "$tmp/packed_set_test" "$cases" | tee "$tmp/out2" | grep -vE '^[0-9]+ passed, [0-9]+ failed'
-# one summary line for both programs
+if build_stub front_set_test -DCD_FRONT_MIN_BYTES=256 -DCD_FRONT_ALWAYS=1; then
+    "$tmp/front_set_test" "$fcases" | tee "$tmp/out3" | grep -vE '^[0-9]+ passed, [0-9]+ failed'
+else
+    cat "$tmp/build.log"
+    echo "FAIL: could not build test/unit/front_set_test.c (server headers: $PG_CONFIG)"
+    echo "0 passed, 1 failed" >"$tmp/out3"
+fi
+# one summary line for the programs
 p=0
 f=0
-for o in "$tmp/out1" "$tmp/out2"; do
+for o in "$tmp/out1" "$tmp/out2" "$tmp/out3"; do
     line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$o" | tail -1)
     [ -z "$line" ] && line="0 passed, 1 failed"
     p=$((p + $(echo "$line" | cut -d' ' -f1)))

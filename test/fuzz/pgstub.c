@@ -17,7 +17,9 @@
  *   the fixed-width key types, two domains and one type without btree
  *   equality.  So the harness covers the fixed-width key path; the
  *   functions only the variable-size path needs (type I/O, SortSupport,
- *   encodings) abort if they are ever reached.
+ *   encodings) abort if they are ever reached.  Unit tests of the byte-key
+ *   sets add bytea (stub_enable_bytea), whose keys are the values' bytes
+ *   and need none of them.
  */
 #include "postgres.h"
 
@@ -25,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "catalog/pg_operator_d.h"
 #include "catalog/pg_type.h"
 #include "lib/stringinfo.h"
 #include "libpq/pqformat.h"
@@ -557,12 +560,28 @@ static const StubType stub_types[] = {
 	{0}
 };
 
+/*
+ * bytea, the one variable-size type (byte keys: key.h CD_KEY_BYTES), for
+ * the unit tests of the byte-key sets; only after stub_enable_bytea(), so
+ * that the fuzz harnesses' catalog (and corpus) stays the fixed-width one.
+ */
+static const StubType stub_bytea = {BYTEAOID, InvalidOid, -1, false, 'i', "pg_catalog", "bytea"};
+static bool stub_bytea_enabled = false;
+
+void
+stub_enable_bytea(void)
+{
+	stub_bytea_enabled = true;
+}
+
 const StubType *
 stub_type(Oid typid)
 {
 	for (const StubType *t = stub_types; t->typid != InvalidOid; t++)
 		if (t->typid == typid)
 			return t;
+	if (stub_bytea_enabled && typid == BYTEAOID)
+		return &stub_bytea;
 	return NULL;
 }
 
@@ -582,7 +601,10 @@ SearchSysCacheExists(int cacheId, Datum key1, Datum key2, Datum key3, Datum key4
 	return stub_type(DatumGetObjectId(key1)) != NULL;
 }
 
-/* the types that are not fixed-width keys here have no btree opclass */
+/*
+ * the types that are not fixed-width keys here have no btree opclass, but
+ * bytea (once enabled)
+ */
 TypeCacheEntry *
 lookup_type_cache(Oid type_id, int flags)
 {
@@ -590,6 +612,11 @@ lookup_type_cache(Oid type_id, int flags)
 
 	memset(&tce, 0, sizeof(tce));
 	tce.type_id = type_id;
+	if (stub_bytea_enabled && type_id == BYTEAOID)
+	{
+		tce.eq_opr = ByteaEqualOperator;
+		tce.lt_opr = ByteaLessOperator;
+	}
 	return &tce;
 }
 
@@ -770,7 +797,6 @@ Oid getTypeIOParam(HeapTuple typeTuple) { STUB_UNREACHABLE("getTypeIOParam"); }
 bool get_collation_isdeterministic(Oid colloid) { STUB_UNREACHABLE("get_collation_isdeterministic"); }
 char *get_collation_name(Oid colloid) { STUB_UNREACHABLE("get_collation_name"); }
 bool lc_collate_is_c(Oid collation) { STUB_UNREACHABLE("lc_collate_is_c"); }
-struct varlena *pg_detoast_datum_packed(struct varlena *datum) { STUB_UNREACHABLE("pg_detoast_datum_packed"); }
 const char *pq_getmsgbytes(StringInfo msg, int datalen) { STUB_UNREACHABLE("pq_getmsgbytes"); }
 void pq_sendbytes(StringInfo buf, const char *data, int datalen) { STUB_UNREACHABLE("pq_sendbytes"); }
 
@@ -982,6 +1008,15 @@ pg_detoast_datum(struct varlena *datum)
 {
 	if (VARATT_IS_EXTENDED(datum))
 		STUB_UNREACHABLE("pg_detoast_datum (of a toasted or short value)");
+	return datum;
+}
+
+/* as the server's, for values that are not toasted (short ones stay short) */
+struct varlena *
+pg_detoast_datum_packed(struct varlena *datum)
+{
+	if (VARATT_IS_COMPRESSED(datum) || VARATT_IS_EXTERNAL(datum))
+		STUB_UNREACHABLE("pg_detoast_datum_packed (of a toasted value)");
 	return datum;
 }
 

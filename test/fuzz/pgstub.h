@@ -55,4 +55,10 @@ extern long stub_live_chunks(MemoryContext c);
 extern const StubType *stub_type(Oid typid);
 extern const StubType *stub_type_list(void);
 
+/*
+ * Make bytea exist (typlen -1, btree "=" and "<"): the byte-key sets' unit
+ * tests; not in stub_type_list().
+ */
+extern void stub_enable_bytea(void);
+
 #endif
