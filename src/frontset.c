@@ -662,7 +662,8 @@ put_bytes(CDKeyWriter *w, const char *key, Size len)
 		fs->packedroom = room;
 	}
 	encode_key(fs->packed, &fs->packedbytes, key, len, shared);
-	if (fs->lastroom < len)
+	/* allocated at the first key even if empty: no memcpy to NULL */
+	if (fs->last == NULL || fs->lastroom < len)
 	{
 		Size		room = Max(Max(len, 2 * fs->lastroom), 64);
 
