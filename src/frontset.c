@@ -566,6 +566,9 @@ front_count(const CDSet *set)
  * the tail (as in varset.c), a larger one's are merged with the sorted
  * part in one pass.
  */
+static void front_reader(const CDSet *set, CDKeyReader *r);
+static void reader_free(CDKeyReader *r);
+
 static CDSet *
 front_merge(CDSet *d, CDSet *s, CDAlloc *alloc)
 {
@@ -593,6 +596,8 @@ front_merge(CDSet *d, CDSet *s, CDAlloc *alloc)
 						  srcbytes + (Size) s->nsorted * CD_FRONT_ENTRY_SLACK);
 		dst->nall = dst->nsorted;
 	}
+	if (s->kind == CD_SET_FRONT)
+		reader_free(&r);
 	return d;
 }
 
@@ -630,7 +635,7 @@ read_bytes(CDKeyReader *r, Size *len)
 /*
  * A reader of the sorted keys.  Each key stays valid while the next one is
  * read (keystream.h), not longer; the decoder lives in
- * CurrentMemoryContext.
+ * CurrentMemoryContext (reader_free frees it, where this file reads).
  */
 static void
 front_reader(const CDSet *set, CDKeyReader *r)
@@ -641,6 +646,15 @@ front_reader(const CDSet *set, CDKeyReader *r)
 	Assert(set->nall == set->nsorted);
 	decoder_init(d, fs->packed, 0, fs->packedbytes);
 	cd_key_reader_init(r, d, set->nsorted, NULL, read_bytes);
+}
+
+static void
+reader_free(CDKeyReader *r)
+{
+	FrontDecoder *d = (FrontDecoder *) r->source;
+
+	decoder_free(d);
+	pfree(d);
 }
 
 /* A writer's key: after the last one put (kept in fs->last). */
