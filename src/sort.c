@@ -108,7 +108,9 @@ cd_sort_keys(void *keys, void *scratch, size_t n, int width)
  * Items that share their first 8 bytes are sorted on the next 8 (their
  * prefixes taken again from there, for this sort only), down to this many
  * bytes of the keys: keys with long common prefixes (URLs, paths) are
- * radix-sorted too.
+ * radix-sorted too (one group of 1M URL-like texts, a 34-byte prefix, in a
+ * front-coded set: 488-545 -> 373-436 ms, the quicksort's memcmp calls 41%
+ * of the time before).
  */
 #define CD_VARRADIX_MAX_DEPTH	64
 
