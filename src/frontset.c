@@ -823,6 +823,7 @@ cd_front_from_set(CDSet *set, MemoryContext mcxt)
 	Size		prevlen = 0;
 	Size		len;
 	Size		w = 0;
+	Size		n = 0;
 
 	Assert(set->kind == CD_SET_VAR && set->nall == set->nsorted);
 	fs->flags = set->flags & (CD_SET_TAIL_DUPS | CD_SET_TAIL_SEEN);
@@ -837,6 +838,8 @@ cd_front_from_set(CDSet *set, MemoryContext mcxt)
 				   prev ? cd_common_prefix(prev, prevlen, key, len) : 0);
 		prev = key;
 		prevlen = len;
+		if ((++n & 0xFFFF) == 0)
+			CHECK_FOR_INTERRUPTS();
 	}
 	Assert(w <= fs->packedroom);
 	fs->packedbytes = w;

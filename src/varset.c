@@ -214,6 +214,8 @@ front_pays_off(const CDVarSet *set)
 		}
 		prev = key;
 		prevlen = len;
+		if ((i & 0xFFFF) == 0)
+			CHECK_FOR_INTERRUPTS();
 	}
 	return raw > 0 && cd_pack_pays_off(front, raw);
 }
