@@ -46,29 +46,29 @@ RESET enable_hashagg;
 -- one group, serial and with 2 workers (front-coded states serialized,
 -- deserialized and combined with variable-size ones)
 CREATE TEMP TABLE fs_native AS
-SELECT count(DISTINCT t) nt, array_agg(DISTINCT t ORDER BY t) FILTER (WHERE t IS NOT NULL) at,
-       count(DISTINCT b) nb, array_agg(DISTINCT b ORDER BY b) FILTER (WHERE b IS NOT NULL) ab
+SELECT count(DISTINCT t) nt, array_agg(DISTINCT t ORDER BY t) FILTER (WHERE t IS NOT NULL) ta,
+       count(DISTINCT b) nb, array_agg(DISTINCT b ORDER BY b) FILTER (WHERE b IS NOT NULL) ba
 FROM fs;
 SELECT (SELECT count_distinct(t) FROM fs) = nt AS t_count,
-       (SELECT array_agg_distinct(t) FROM fs) = at AS t_array,
+       (SELECT array_agg_distinct(t) FROM fs) = ta AS t_array,
        (SELECT count_distinct(b) FROM fs) = nb AS b_count,
-       (SELECT array_agg_distinct(b) FROM fs) = ab AS b_array,
-       (SELECT distinct_set_to_array(distinct_set_agg(t), NULL::text) FROM fs) = at AS t_stored
+       (SELECT array_agg_distinct(b) FROM fs) = ba AS b_array,
+       (SELECT distinct_set_to_array(distinct_set_agg(t), NULL::text) FROM fs) = ta AS t_stored
 FROM fs_native;
 SET parallel_setup_cost = 0;
 SET parallel_tuple_cost = 0;
 SET min_parallel_table_scan_size = 0;
 SET max_parallel_workers_per_gather = 2;
 CREATE TEMP TABLE fs_par AS
-SELECT count_distinct(t) ct, array_agg_distinct(t) at, count_distinct(b) cb,
-       array_agg_distinct(b) ab, distinct_set_agg(t) st
+SELECT count_distinct(t) ct, array_agg_distinct(t) ta, count_distinct(b) cb,
+       array_agg_distinct(b) ba, distinct_set_agg(t) st
 FROM fs;
 RESET parallel_setup_cost;
 RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;
 RESET max_parallel_workers_per_gather;
-SELECT p.ct = n.nt AS t_count, p.at = n.at AS t_array, p.cb = n.nb AS b_count,
-       p.ab = n.ab AS b_array, distinct_set_to_array(p.st, NULL::text) = n.at AS t_stored
+SELECT p.ct = n.nt AS t_count, p.ta = n.ta AS t_array, p.cb = n.nb AS b_count,
+       p.ba = n.ba AS b_array, distinct_set_to_array(p.st, NULL::text) = n.ta AS t_stored
 FROM fs_par p, fs_native n;
 
 DROP FUNCTION fs_check(text);
