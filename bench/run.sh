@@ -2,7 +2,7 @@
 # count_distinct benchmark suite: one command on a fresh Debian machine.
 #
 #   bash bench/run.sh [--scale 100k|1m|10m|100m] [--quick] [--types int4,int8,...]
-#                     [--shapes a,b] [--runs N] [--no-array-agg] [--profile shape,shape]
+#                     [--shapes a,b] [--runs N] [--all-queries] [--profile shape,shape]
 #   bash bench/run.sh --window [--runs N] [--sizes ...] [--types ...]    (bench/window.py)
 #   bash bench/run.sh --parallel [--rows N] [--runs N] [--big]          (bench/parallel.py)
 #   bash bench/run.sh --sets [--quick] [--days N] [--per-day N] [--runs N] (bench/sets.py)
