@@ -40,6 +40,7 @@
 #include "frontset.h"
 #include "keypack.h"
 #include "policy.h"
+#include "serialize.h"
 #include "varentry.h"
 
 #define as_front(set)	((CDFrontSet *) cd_set_as((set), CD_SET_FRONT))
@@ -810,6 +811,39 @@ cd_front_state_pays_off(const char *keys, Size len, uint32 n)
 		raw += cd_entry_header_size(shared + rest) + shared + rest;
 	}
 	return pos > 0 && cd_pack_pays_off(pos, raw);
+}
+
+/* A writer that only counts the keys and what they take as entries. */
+static void
+count_key(CDKeyWriter *w, const char *key, Size len)
+{
+	CDFrontSet *fs = (CDFrontSet *) w->target;
+
+	fs->rawbytes += cd_entry_header_size(len) + len;
+	fs->nsorted++;
+}
+
+CDSet *
+cd_front_from_state(StringInfo buf, const CDKeyType *kt, uint32 n,
+					MemoryContext mcxt)
+{
+	CDFrontSet *fs = create_empty(kt, mcxt);
+	CDKeyWriter w;
+	int			start = buf->cursor;
+	Size		len;
+
+	/* every key decoded and checked (ERROR on anything invalid), not kept */
+	cd_key_writer_init(&w, fs, NULL, count_key);
+	cd_state_read_keys(buf, kt, NULL, n, &w);
+	Assert(fs->nsorted == n);
+	/* the checked bytes are the canonical form: this set's sorted part */
+	len = buf->cursor - start;
+	fs->packed = alloc_huge(mcxt, len);
+	fs->packedroom = Max(len, 1);
+	memcpy(fs->packed, buf->data + start, len);
+	fs->packedbytes = len;
+	fs->nall = fs->nsorted;
+	return (CDSet *) fs;
 }
 
 CDSet *

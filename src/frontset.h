@@ -25,6 +25,8 @@
 
 #include "postgres.h"
 
+#include "lib/stringinfo.h"
+
 #include "set_header.h"
 
 /*
@@ -75,6 +77,15 @@ extern CDSet *cd_front_from_set(CDSet *set, MemoryContext mcxt);
  * size as entries?  Measured on the first keys; false if they do not decode.
  */
 extern bool cd_front_state_pays_off(const char *keys, Size len, uint32 n);
+
+/*
+ * A front-coded set in mcxt holding the n keys of a serialized state at
+ * buf's cursor (which moves past them): they are decoded and checked, then
+ * their bytes, which are the same canonical form, are copied as the sorted
+ * part.  ERROR on anything invalid.
+ */
+extern CDSet *cd_front_from_state(StringInfo buf, const CDKeyType *kt,
+								  uint32 n, MemoryContext mcxt);
 
 /* Add one key of len bytes to the set (any size, unsorted). */
 extern void cd_front_add_key(CDSet *set, const char *key, Size len);

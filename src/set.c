@@ -139,12 +139,12 @@ cd_set_deserialize(StringInfo buf, const CDStateHeader *h,
 	 */
 	if (kt->width > 0 && bytes > CD_PACKED_MIN_BYTES)
 		return cd_packed_from_state(buf, kt, h->n, CurrentMemoryContext);
-	/* large states of byte keys that share prefixes: front-coded again */
+	/* large states of byte keys that share prefixes: kept front-coded */
 	if (kt->encoding == CD_KEY_BYTES && bytes > CD_FRONT_MIN_BYTES &&
 		(CD_FRONT_ALWAYS ||
 		 cd_front_state_pays_off(buf->data + buf->cursor,
 								 buf->len - buf->cursor, h->n)))
-		ops = &cd_front_set_ops;
+		return cd_front_from_state(buf, kt, h->n, CurrentMemoryContext);
 	(void) ops->build(kt, CurrentMemoryContext, h->n, bytes, &w);
 	if (vio != NULL)
 		cd_value_io_set_encoding(vio, h->text_encoding);
