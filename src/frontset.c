@@ -788,29 +788,28 @@ cd_front_size(const CDSet *set)
 bool
 cd_front_state_pays_off(const char *keys, Size len, uint32 n)
 {
-	Size		pos = 0;
+	StringInfoData buf;
 	Size		raw = 0;
 	uint32		i;
 
+	/* a read-only view; what does not decode is left to the decoder */
+	buf.data = (char *) keys;
+	buf.len = (int) Min(len, (Size) PG_INT32_MAX);
+	buf.cursor = 0;
 	for (i = 0; i < Min(n, CD_FRONT_STATE_SAMPLE); i++)
 	{
 		uint64		shared;
 		uint64		rest;
-		StringInfoData buf;
 
-		/* a read-only view; what does not decode is left to the decoder */
-		buf.data = (char *) keys;
-		buf.len = (int) Min(len, (Size) PG_INT32_MAX);
-		buf.cursor = (int) pos;
 		if (!cd_recv_varint(&buf, 64, &shared) ||
 			!cd_recv_varint(&buf, 64, &rest) ||
 			rest > (uint64) (buf.len - buf.cursor) ||
 			shared > MaxAllocSize)
 			return false;
-		pos = buf.cursor + rest;
+		buf.cursor += (int) rest;
 		raw += cd_entry_header_size(shared + rest) + shared + rest;
 	}
-	return pos > 0 && cd_pack_pays_off(pos, raw);
+	return buf.cursor > 0 && cd_pack_pays_off(buf.cursor, raw);
 }
 
 /* A writer that only counts the keys and what they take as entries. */
@@ -847,8 +846,9 @@ cd_front_from_state(StringInfo buf, const CDKeyType *kt, uint32 n,
 }
 
 CDSet *
-cd_front_from_set(CDSet *set, MemoryContext mcxt)
+cd_front_from_set(CDSet *set, CDAlloc *alloc)
 {
+	MemoryContext mcxt = alloc->aggcontext;
 	const CDSetOps *ops = cd_set_ops(set);
 	CDFrontSet *fs = create_empty(set->kt, mcxt);
 	CDKeyReader r;
@@ -879,6 +879,8 @@ cd_front_from_set(CDSet *set, MemoryContext mcxt)
 	fs->packedbytes = w;
 	fs->rawbytes = ops->sorted_bytes(set);
 	fs->nsorted = fs->nall = set->nsorted;
+	if (alloc->var_newest == (void *) set)
+		alloc->var_newest = NULL;
 	if (!(set->flags & CD_SET_IN_SLOT))
 		pfree(set);
 	return (CDSet *) fs;

@@ -66,10 +66,11 @@ extern const CDSetOps cd_front_set_ops;
 extern Size cd_front_size(const CDSet *set);
 
 /*
- * A front-coded set in mcxt holding the keys of set, a compacted
- * variable-size set, which is freed.
+ * A front-coded set in alloc's aggregate context holding the keys of set,
+ * a compacted variable-size set from alloc, which is freed (and no longer
+ * the allocator's newest set: alloc.h).
  */
-extern CDSet *cd_front_from_set(CDSet *set, MemoryContext mcxt);
+extern CDSet *cd_front_from_set(CDSet *set, CDAlloc *alloc);
 
 /*
  * Would the n keys of a serialized state, front-coded in len bytes at keys

@@ -308,7 +308,7 @@ cd_pack_bytes_size(CDKeyReader *r)
 	{
 		Size		shared = prev ? cd_common_prefix(prev, prevlen, key, len) : 0;
 
-		size += cd_varint_size(shared) + cd_varint_size(len - shared) + len - shared;
+		size += cd_pack_bytes_key_size(len, shared);
 		prev = key;
 		prevlen = len;
 	}

@@ -89,6 +89,13 @@ cd_recv_varint(StringInfo buf, int maxbits, uint64 *v)
 	}
 }
 
+/* Bytes of a byte key of len bytes that shares shared with the one before. */
+static inline Size
+cd_pack_bytes_key_size(Size len, Size shared)
+{
+	return cd_varint_size(shared) + cd_varint_size(len - shared) + len - shared;
+}
+
 /* The length of the prefix byte keys a and b share. */
 static inline Size
 cd_common_prefix(const char *a, Size alen, const char *b, Size blen)

@@ -52,9 +52,7 @@ cd_set_merge(CDSet *dst, CDSet *src, CDAlloc *alloc)
 	if (dst->kind == CD_SET_VAR && src->kind == CD_SET_FRONT)
 	{
 		cd_set_compact(dst);
-		if (alloc->var_newest == (void *) dst)
-			alloc->var_newest = NULL;
-		dst = cd_front_from_set(dst, alloc->aggcontext);
+		dst = cd_front_from_set(dst, alloc);
 	}
 	Assert(dst->kind == src->kind || dst->kind == CD_SET_PACKED ||
 		   dst->kind == CD_SET_FRONT);

@@ -208,8 +208,7 @@ front_pays_off(const CDVarSet *set)
 		{
 			Size		shared = prev ? cd_common_prefix(prev, prevlen, key, len) : 0;
 
-			front += cd_varint_size(shared) + cd_varint_size(len - shared) +
-				len - shared;
+			front += cd_pack_bytes_key_size(len, shared);
 			raw += cd_entry_header_size(len) + len;
 		}
 		prev = key;
@@ -233,9 +232,7 @@ front_or_resize(CDVarSet *set, Size bytes, CDAlloc *alloc)
 		(CD_FRONT_ALWAYS || front_pays_off(set)))
 	{
 		var_compact((CDSet *) set);
-		if (alloc->var_newest == (void *) set)
-			alloc->var_newest = NULL;
-		return cd_front_from_set((CDSet *) set, alloc->aggcontext);
+		return cd_front_from_set((CDSet *) set, alloc);
 	}
 	return (CDSet *) resize_data(set, bytes, alloc);
 }

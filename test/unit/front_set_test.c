@@ -646,7 +646,7 @@ front_of(CDSet *s, CDAlloc *alloc)
 
 	if (copy->kind == CD_SET_FRONT)
 		return copy;
-	return cd_front_from_set(copy, alloc->aggcontext);
+	return cd_front_from_set(copy, alloc);
 }
 
 /*
