@@ -264,6 +264,12 @@ check "count_distinct(numeric)" "count_distinct(n)" "count(DISTINCT n)"
 check "count_distinct(text COLLATE rev_c)" "count_distinct(cs)" "count(DISTINCT cs)"
 check "array_agg_distinct(text COLLATE rev_c)" "array_agg_distinct(cs)" \
     "coalesce(array_agg(DISTINCT cs ORDER BY cs) FILTER (WHERE cs IS NOT NULL), '{}')"
+# values that share long prefixes: the coordinator's combined set becomes
+# front-coded (src/frontset.c) as the shards' states arrive
+url="('https://example.com/products/item-' || (id * 7919) % 150001)"
+check "count_distinct(text), shared prefixes" "count_distinct($url)" "count(DISTINCT $url)"
+check "array_agg_distinct(text), shared prefixes" "array_agg_distinct($url)" \
+    "array_agg(DISTINCT $url ORDER BY $url)"
 check "array_agg_distinct(int4)" "array_agg_distinct(v)" \
     "coalesce(array_agg(DISTINCT v ORDER BY v) FILTER (WHERE v IS NOT NULL), '{}')"
 # numeric "=" (1.0 = 1): the array holds one representative of equal values
