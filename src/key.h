@@ -184,6 +184,36 @@ cd_key_store(void *keys, int width, Size i, uint64 key)
 	}
 }
 
+/*
+ * Store key at i and tell whether it repeats the key at i - 1 (false for
+ * i == 0), without a branch on the key: one switch on the width.
+ */
+#define CD_KEY_STORE_REPEAT(T) \
+	do { \
+		T		   *k_ = (T *) keys; \
+		T			prev_ = k_[i - (i > 0)]; \
+		k_[i] = (T) key; \
+		return (i > 0) & (prev_ == (T) key); \
+	} while (0)
+
+static pg_attribute_always_inline bool
+cd_key_store_repeat(void *keys, int width, Size i, uint64 key)
+{
+	switch (width)
+	{
+		case 1:
+			CD_KEY_STORE_REPEAT(uint8);
+		case 2:
+			CD_KEY_STORE_REPEAT(uint16);
+		case 4:
+			CD_KEY_STORE_REPEAT(uint32);
+		default:
+			CD_KEY_STORE_REPEAT(uint64);
+	}
+}
+
+#undef CD_KEY_STORE_REPEAT
+
 /* The inverse of cd_key_encode (for -0.0 and NaN: the canonical value). */
 extern Datum cd_key_decode(const CDKeyType *kt, uint64 key);
 

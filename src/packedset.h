@@ -141,25 +141,26 @@ extern CDSet *cd_packed_from_state(StringInfo buf, const CDKeyType *kt,
  * added is dropped at once, as in the fixed-width set, and so is the hot
  * key: the one repeated most in the last compacted tail, so that a value
  * in a large share of the rows (a heavy hitter) does not fill the tail.
- * On distinct keys this costs one predictable comparison per row.
+ * Without a branch on the key: it is stored in the tail's next slot, which
+ * is taken only when it is neither (a heavy hitter in half of the rows, in
+ * random order, made the branches mispredict about every other row).
  */
 static inline CDSet *
 cd_packed_add_key(CDSet *set, uint64 key)
 {
 	CDPackedSet *ps = (CDPackedSet *) set;
 	uint32		ntail = ps->nall - ps->nsorted;
+	bool		repeat;
+	bool		hot;
 
-	if (ntail > 0 && cd_key_load(ps->tail, ps->extra, ntail - 1) == key)
-		return set;
-	if (key == ps->hot && (ps->flags & CD_SET_HOT))
-		return set;
 	if (unlikely(ntail >= ps->tail_cap))
 	{
 		cd_packed_make_room(set);
 		ntail = ps->nall - ps->nsorted;
 	}
-	cd_key_store(ps->tail, ps->extra, ntail, key);
-	ps->nall++;
+	repeat = cd_key_store_repeat(ps->tail, ps->extra, ntail, key);
+	hot = (key == ps->hot) & ((ps->flags & CD_SET_HOT) != 0);
+	ps->nall += !(repeat | hot);
 	return set;
 }
 
