@@ -11,6 +11,7 @@
 #include "postgres.h"
 
 #include "miscadmin.h"
+#include "port/pg_bitutils.h"
 
 #include "key.h"
 #include "sort.h"
@@ -80,10 +81,57 @@ cd_sort_keys(void *keys, void *scratch, size_t n, int width)
  * SortSupport (the type's comparator); byte keys through a radix sort
  * first.
  */
+
+/*
+ * Byte keys known to share their first from bytes (both at least that
+ * long): the rest, 8 bytes at a time, then the lengths.
+ */
+static inline int
+compare_bytes_from(const char *a, Size alen, const char *b, Size blen,
+				   Size from)
+{
+	Size		n = Min(alen, blen);
+	Size		i = from;
+
+	for (; i + sizeof(uint64) <= n; i += sizeof(uint64))
+	{
+		uint64		x = cd_bytes_prefix(a + i, sizeof(uint64));
+		uint64		y = cd_bytes_prefix(b + i, sizeof(uint64));
+
+		if (x != y)
+			return x > y ? 1 : -1;
+	}
+	for (; i < n; i++)
+	{
+		if (a[i] != b[i])
+			return (uint8) a[i] > (uint8) b[i] ? 1 : -1;
+	}
+	return (alen > blen) - (alen < blen);
+}
+
+/*
+ * Items whose keys share their first *depth bytes (zero-padded), and whose
+ * prefixes are the 8 bytes from there: equal prefixes make the keys equal
+ * on depth + 8 bytes when both are that long, so the comparison goes on
+ * from there (URL-like keys: most pairs in a bucket share 8 digits past a
+ * long common start, which memcmp compared from the first byte).
+ */
+static inline int
+compare_varitems_from(const CDVarItem *a, const CDVarItem *b, const Size *depth)
+{
+	Size		from = *depth + sizeof(uint64);
+
+	if (a->prefix != b->prefix)
+		return a->prefix > b->prefix ? 1 : -1;
+	if (a->len < from || b->len < from)
+		return cd_varkey_compare_bytes(a->key, a->len, b->key, b->len);
+	return compare_bytes_from(a->key, a->len, b->key, b->len, from);
+}
+
 #define ST_SORT quicksort_varitems_bytes
 #define ST_ELEMENT_TYPE CDVarItem
-#define ST_COMPARE(a, b) cd_compare_bytes_abbrev((a)->key, (a)->len, (a)->prefix, \
-												 (b)->key, (b)->len, (b)->prefix)
+#define ST_COMPARE(a, b, depth) compare_varitems_from(a, b, depth)
+#define ST_COMPARE_ARG_TYPE const Size
 #define ST_CHECK_FOR_INTERRUPTS
 #define ST_SCOPE static
 #define ST_DEFINE
@@ -93,72 +141,137 @@ cd_sort_keys(void *keys, void *scratch, size_t n, int width)
  * Byte keys are sorted by an MSD radix sort on the bytes of their 8-byte
  * prefixes (in place, "American flag": an item moves once per byte), down
  * to buckets of fewer than CD_VARRADIX_MIN_ITEMS items or to equal
- * prefixes, which the quicksort above finishes on the whole keys.  It is
- * ours because it is measurably faster than sort_template.h's quicksort
- * alone: one group of 1M random to_hex() text (up to 8 bytes), the query
- * 215 -> 176 ms, of 1M uuid 213 -> 155 ms (bench/README.md, "Measurements
- * behind the code"; build with -DCD_VARRADIX_MIN_ITEMS=4000000000 to
- * repeat; cut-offs of 24 and 256 items measured slower than 64).
+ * prefixes, which the quicksort above finishes.  It is ours because it is
+ * measurably faster than sort_template.h's quicksort alone: one group of
+ * 1M random to_hex() text (up to 8 bytes), the query 215 -> 176 ms, of 1M
+ * uuid 213 -> 155 ms (bench/README.md, "Measurements behind the code";
+ * build with -DCD_VARRADIX_MIN_ITEMS=4000000000 to repeat; cut-offs of 24
+ * and 256 items measured slower than 64).
  */
 #ifndef CD_VARRADIX_MIN_ITEMS
 #define CD_VARRADIX_MIN_ITEMS	64
 #endif
-
-/*
- * Items that share their first 8 bytes are sorted on the next 8 (their
- * prefixes taken again from there, for this sort only), down to this many
- * bytes of the keys: keys with long common prefixes (URLs, paths) are
- * radix-sorted too (one group of 1M URL-like texts, a 34-byte prefix, in a
- * front-coded set: 488-545 -> 373-436 ms, the quicksort's memcmp calls 41%
- * of the time before).
- */
-#define CD_VARRADIX_MAX_DEPTH	64
 
 /* byte `level` (0: the most significant) of an item's prefix */
 #define prefix_byte(item, level) \
 	((uint8) ((item)->prefix >> (56 - 8 * (level))))
 
 /*
- * Sort items, whose keys share their first depth bytes, on byte `level`
- * of their prefixes (the 8 key bytes from depth) and on; sets *deepened if
- * some prefixes were taken from a depth past 0.
+ * The length of the start that the n items' keys share, all of them being
+ * equal on their first depth bytes and at least that long.
+ */
+static Size
+common_start(const CDVarItem *items, size_t n, Size depth)
+{
+	const char *k0 = items[0].key;
+	Size		lcp = items[0].len;
+	size_t		i;
+
+	for (i = 1; i < n && lcp > depth; i++)
+	{
+		const char *k = items[i].key;
+		Size		l = Min(lcp, items[i].len);
+		Size		j = depth;
+
+		while (j + sizeof(uint64) <= l &&
+			   memcmp(k + j, k0 + j, sizeof(uint64)) == 0)
+			j += sizeof(uint64);
+		while (j < l && k[j] == k0[j])
+			j++;
+		lcp = j;
+	}
+	return lcp;
+}
+
+/*
+ * Items that share a start longer than this are sorted by the quicksort
+ * past it: it bounds the recursion (up to 9 calls of 4 kB of stack per 8
+ * bytes of the start).
+ */
+#define CD_VARRADIX_MAX_DEPTH	64
+
+/*
+ * Sort items, whose keys share their first depth bytes (zero-padded), on
+ * their prefixes (the 8 key bytes from depth), from byte `level` of them
+ * (the ones before are equal), or from the first byte where they differ
+ * when they all share that one.  Items whose prefixes are all equal, and
+ * whose keys share more than that, are sorted on the 8 bytes past the
+ * whole start they share, found in one pass (their prefixes taken again
+ * from there, for this sort only): keys with long common starts (URLs,
+ * paths) are radix-sorted too.  One group of 10M URL-like texts (a 34-byte
+ * common start): 5.4 -> 4.1 s against going 8 bytes deeper at a time, one
+ * byte of the prefixes at a time, with the quicksort comparing from the
+ * first byte (bench/README.md).
  */
 static void
-radix_sort_varitems(CDVarItem *items, size_t n, int level, Size depth,
-					bool *deepened)
+radix_sort_varitems(CDVarItem *items, size_t n, int level, Size depth)
 {
 	size_t		count[256];
 	size_t		next[256];
 	size_t		start;
 	int			b;
+	size_t		i;
 
-	/* skip the bytes all the items share */
+	check_stack_depth();
 	for (;;)
 	{
-		size_t		i;
+		uint64		diff = 0;
+		Size		lcp;
 
-		if (n >= CD_VARRADIX_MIN_ITEMS && level == (int) sizeof(uint64) &&
-			depth + sizeof(uint64) < CD_VARRADIX_MAX_DEPTH)
+		if (n < CD_VARRADIX_MIN_ITEMS)
 		{
-			/* equal prefixes: the next 8 bytes */
-			depth += sizeof(uint64);
-			for (i = 0; i < n; i++)
-				items[i].prefix = items[i].len > depth ?
-					cd_bytes_prefix(items[i].key + depth, items[i].len - depth) : 0;
-			*deepened = true;
-			level = 0;
-		}
-		if (n < CD_VARRADIX_MIN_ITEMS || level == (int) sizeof(uint64))
-		{
-			quicksort_varitems_bytes(items, n);
+			quicksort_varitems_bytes(items, n, &depth);
 			return;
 		}
-		memset(count, 0, sizeof(count));
+		if (level < (int) sizeof(uint64))
+		{
+			memset(count, 0, sizeof(count));
+			for (i = 0; i < n; i++)
+				count[prefix_byte(&items[i], level)]++;
+			if (count[prefix_byte(&items[0], level)] < n)
+				break;
+			/* all share this byte: the first one where they differ */
+			for (i = 1; i < n; i++)
+				diff |= items[i].prefix ^ items[0].prefix;
+			if (diff != 0)
+			{
+				level = (63 - pg_leftmost_one_pos64(diff)) / 8;
+				continue;
+			}
+		}
+
+		/*
+		 * Equal prefixes: the whole start the keys share, and the prefixes
+		 * from there.  Equal zero-padding (short keys, or zero bytes) may
+		 * hide no longer start: the quicksort then.
+		 */
+		lcp = depth + sizeof(uint64) < CD_VARRADIX_MAX_DEPTH ?
+			common_start(items, n, depth) : 0;
+		if (lcp < depth + sizeof(uint64))
+		{
+			quicksort_varitems_bytes(items, n, &depth);
+			return;
+		}
+		lcp = Min(lcp, CD_VARRADIX_MAX_DEPTH);
+		/* the callers' prefixes, from the first byte, kept in datum */
+		if (depth == 0 && sizeof(Datum) >= sizeof(uint64))
+		{
+			for (i = 0; i < n; i++)
+				items[i].datum = (Datum) items[i].prefix;
+		}
 		for (i = 0; i < n; i++)
-			count[prefix_byte(&items[i], level)]++;
-		if (count[prefix_byte(&items[0], level)] < n)
-			break;
-		level++;
+			items[i].prefix = items[i].len > lcp ?
+				cd_bytes_prefix(items[i].key + lcp, items[i].len - lcp) : 0;
+		CHECK_FOR_INTERRUPTS();
+		radix_sort_varitems(items, n, 0, lcp);
+		if (depth == 0)
+		{
+			for (i = 0; i < n; i++)
+				items[i].prefix = sizeof(Datum) >= sizeof(uint64) ?
+					(uint64) items[i].datum :
+					cd_bytes_prefix(items[i].key, items[i].len);
+		}
+		return;
 	}
 
 	/* move each item into its bucket: cycles of swaps, in place */
@@ -197,8 +310,7 @@ radix_sort_varitems(CDVarItem *items, size_t n, int level, Size depth,
 	for (b = 0; b < 256; b++)
 	{
 		if (count[b] > 1)
-			radix_sort_varitems(items + start, count[b], level + 1, depth,
-								deepened);
+			radix_sort_varitems(items + start, count[b], level + 1, depth);
 		start += count[b];
 	}
 }
@@ -206,16 +318,7 @@ radix_sort_varitems(CDVarItem *items, size_t n, int level, Size depth,
 void
 cd_sort_varitems_bytes(CDVarItem *items, size_t n)
 {
-	bool		deepened = false;
-	size_t		i;
-
-	radix_sort_varitems(items, n, 0, 0, &deepened);
-	/* the callers compare on the prefixes of the keys' first bytes */
-	if (deepened)
-	{
-		for (i = 0; i < n; i++)
-			items[i].prefix = cd_bytes_prefix(items[i].key, items[i].len);
-	}
+	radix_sort_varitems(items, n, 0, 0);
 }
 
 #define ST_SORT cd_sort_varitems_ssup

@@ -1,10 +1,12 @@
 -- Byte keys in orders that exercise their radix sort (sort.c): prefixes of
 -- many shared bytes, keys that differ only past their first 8 bytes or by
 -- trailing zero bytes, the empty key, buckets above and below the radix
--- sort's cut-off, and many duplicates; compared to native COUNT(DISTINCT)
+-- sort's cut-off, keys sharing long starts (past the radix sort's 64 bytes,
+-- or followed by zero bytes, which look like shorter keys' padding), and
+-- many duplicates; compared to native COUNT(DISTINCT)
 -- and array_agg(DISTINCT ... ORDER BY) under hashed, sorted, parallel and
 -- window aggregation.
-CREATE TABLE bs (i int, g int, b bytea, t text COLLATE "C", u uuid);
+CREATE TABLE bs (i int, g int, b bytea, t text COLLATE "C", u uuid, l bytea);
 INSERT INTO bs
 SELECT i, i % 5,
        CASE i % 4
@@ -21,9 +23,21 @@ SELECT i, i % 5,
        CASE WHEN i % 3 = 0 THEN to_hex(i * 2654435761 % 4294967296)
             WHEN i % 3 = 1 THEN 'same-long-prefix-' || (i % 700)
             ELSE substr(md5(i::text), 1, i % 9) END,
-       md5((i % 5000)::text)::uuid
+       md5((i % 5000)::text)::uuid,
+       CASE i % 5
+         -- a 100-byte start, then up to 4 digits
+         WHEN 0 THEN convert_to(repeat('p', 100) || (i % 3001), 'UTF8')
+         -- a 37-byte start, then 0-12 more bytes
+         WHEN 1 THEN convert_to(repeat('q', 37) || substr(md5(i::text), 1, i % 13), 'UTF8')
+         -- a 30-byte start, then 0-12 zero bytes
+         WHEN 2 THEN decode(repeat('72', 30) || repeat('00', i % 13), 'hex')
+         -- a 20-byte start, a zero byte or none, then a digit or none
+         WHEN 3 THEN decode(repeat('73', 20) || repeat('00', i % 2) || repeat('31', (i / 2) % 2), 'hex')
+         -- 9-byte start, then 8 bytes shared by pairs of rows, then 2 more
+         ELSE decode(repeat('74', 9) || substr(md5((i / 10)::text), 1, 16) || substr(md5(i::text), 1, 4), 'hex')
+       END
 FROM generate_series(1, 40000) i;
-INSERT INTO bs VALUES (0, 0, NULL, NULL, NULL), (0, 1, '', '', NULL);
+INSERT INTO bs VALUES (0, 0, NULL, NULL, NULL, NULL), (0, 1, '', '', NULL, '');
 ANALYZE bs;
 
 CREATE FUNCTION bs_check(col text) RETURNS TABLE (groups bigint, differ bigint)
@@ -53,25 +67,29 @@ END $$;
 SET enable_sort = off;
 SELECT 'b' col, * FROM bs_check('b') UNION ALL
 SELECT 't', * FROM bs_check('t') UNION ALL
-SELECT 'u', * FROM bs_check('u');
+SELECT 'u', * FROM bs_check('u') UNION ALL
+SELECT 'l', * FROM bs_check('l');
 -- sorted
 RESET enable_sort;
 SET enable_hashagg = off;
 SELECT 'b' col, * FROM bs_check('b') UNION ALL
 SELECT 't', * FROM bs_check('t') UNION ALL
-SELECT 'u', * FROM bs_check('u');
+SELECT 'u', * FROM bs_check('u') UNION ALL
+SELECT 'l', * FROM bs_check('l');
 RESET enable_hashagg;
 -- one group, serial and with 2 workers (serialized states)
 SELECT 'b' col, * FROM bs_check_all('b') UNION ALL
 SELECT 't', * FROM bs_check_all('t') UNION ALL
-SELECT 'u', * FROM bs_check_all('u');
+SELECT 'u', * FROM bs_check_all('u') UNION ALL
+SELECT 'l', * FROM bs_check_all('l');
 SET parallel_setup_cost = 0;
 SET parallel_tuple_cost = 0;
 SET min_parallel_table_scan_size = 0;
 SET max_parallel_workers_per_gather = 2;
 SELECT 'b' col, * FROM bs_check_all('b') UNION ALL
 SELECT 't', * FROM bs_check_all('t') UNION ALL
-SELECT 'u', * FROM bs_check_all('u');
+SELECT 'u', * FROM bs_check_all('u') UNION ALL
+SELECT 'l', * FROM bs_check_all('l');
 RESET parallel_setup_cost;
 RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;
