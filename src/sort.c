@@ -173,6 +173,8 @@ common_start(const CDVarItem *items, size_t n, Size depth)
 		Size		l = Min(lcp, items[i].len);
 		Size		j = depth;
 
+		cd_prefetch_item_key(items, i, n);
+
 		while (j + sizeof(uint64) <= l &&
 			   memcmp(k + j, k0 + j, sizeof(uint64)) == 0)
 			j += sizeof(uint64);
@@ -260,8 +262,11 @@ radix_sort_varitems(CDVarItem *items, size_t n, int level, Size depth)
 				items[i].datum = (Datum) items[i].prefix;
 		}
 		for (i = 0; i < n; i++)
+		{
+			cd_prefetch_item_key(items, i, n);
 			items[i].prefix = items[i].len > lcp ?
 				cd_bytes_prefix(items[i].key + lcp, items[i].len - lcp) : 0;
+		}
 		CHECK_FOR_INTERRUPTS();
 		radix_sort_varitems(items, n, 0, lcp);
 		if (depth == 0)

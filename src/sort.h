@@ -45,6 +45,24 @@ typedef struct CDVarItem
 } CDVarItem;
 
 /*
+ * Items in sorted order point to keys all over memory (the entries of a
+ * set's tail, in the order they came): loops that read their keys in item
+ * order ask for the key of the item CD_ITEM_PREFETCH ahead, so the cache
+ * misses overlap (one group of 10M URL-like texts: the dedup after the sort
+ * 15% of the time, most of it waiting for keys).
+ */
+#define CD_ITEM_PREFETCH	16
+
+static inline void
+cd_prefetch_item_key(const CDVarItem *items, Size i, Size n)
+{
+#if defined(__GNUC__) || defined(__clang__)
+	if (i + CD_ITEM_PREFETCH < n)
+		__builtin_prefetch(items[i + CD_ITEM_PREFETCH].key);
+#endif
+}
+
+/*
  * The first 8 bytes of a byte key as a big-endian integer (zero-padded): an
  * abbreviated key.  Unequal prefixes order keys exactly as memcmp would;
  * only equal prefixes need the full comparison.

@@ -57,6 +57,7 @@ unique_items(const CDKeyType *kt, CDVarItem *items, Size n, char *packed,
 
 	for (i = 0; i < n; i++)
 	{
+		cd_prefetch_item_key(items, i, n);
 		if (nuniq > 0 && cd_compare_items(kt, &items[nuniq - 1], &items[i], true) == 0)
 			continue;
 		items[nuniq] = items[i];
