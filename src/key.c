@@ -832,14 +832,53 @@ codec_key_is_canonical(const CDByteCodec *codec, const char *key, Size len)
 bool
 cd_varkey_is_valid(const CDKeyType *kt, const char *key, Size len)
 {
+	return cd_varkey_is_valid_after(kt, key, len, 0);
+}
+
+/*
+ * Where the text encoding of key may be checked from, its first known bytes
+ * being those of a key found valid: the start of a character at or before
+ * known, such that the bytes before it are whole characters.  In UTF-8 the
+ * first byte of a character is never a continuation byte (10xxxxxx); in a
+ * single-byte encoding every byte is a character.  Other encodings (EUC):
+ * from the first byte.
+ */
+static Size
+text_check_from(int encoding, const char *key, Size known)
+{
+	Size		b;
+
+	if (known == 0)
+		return 0;
+	if (pg_encoding_max_length(encoding) == 1)
+		return known;
+	if (encoding != PG_UTF8)
+		return 0;
+	/* the character that holds the last known byte starts at b */
+	b = known - 1;
+	while (b > 0 && ((uint8) key[b] & 0xC0) == 0x80)
+		b--;
+	return b;
+}
+
+bool
+cd_varkey_is_valid_after(const CDKeyType *kt, const char *key, Size len,
+						 Size known)
+{
+	Assert(known <= len);
 	if (kt->typlen > 0 && kt->codec == NULL && len != (Size) kt->typlen)
 		return false;
 	if (len > MaxAllocSize - VARHDRSZ)
 		return false;
-	if ((kt->basetypid == TEXTOID || kt->basetypid == VARCHAROID ||
-		 kt->basetypid == BPCHAROID) &&
-		!pg_verify_mbstr(GetDatabaseEncoding(), key, (int) len, true))
-		return false;
+	if (kt->basetypid == TEXTOID || kt->basetypid == VARCHAROID ||
+		kt->basetypid == BPCHAROID)
+	{
+		int			encoding = GetDatabaseEncoding();
+		Size		from = text_check_from(encoding, key, known);
+
+		if (!pg_verify_mbstr(encoding, key + from, (int) (len - from), true))
+			return false;
+	}
 	if (kt->codec != NULL)
 		return codec_key_is_canonical(kt->codec, key, len);
 	return true;

@@ -266,4 +266,12 @@ extern int	cd_varkey_compare(const CDKeyType *kt, const char *a, Size alen,
  */
 extern bool cd_varkey_is_valid(const CDKeyType *kt, const char *key, Size len);
 
+/*
+ * The same, for a key whose first known bytes are those of a key already
+ * found valid (the previous key of a front-coded run, keypack.h): a text
+ * key's encoding is checked from there (from the character they end in).
+ */
+extern bool cd_varkey_is_valid_after(const CDKeyType *kt, const char *key,
+									 Size len, Size known);
+
 #endif							/* CD_KEY_H */

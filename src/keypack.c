@@ -370,7 +370,7 @@ cd_unpack_bytes(StringInfo buf, const CDKeyType *kt, uint32 n, CDKeyWriter *w)
 			cd_invalid_state("A key is too long.");
 		key.len = (int) shared;
 		appendBinaryStringInfo(&key, bytes, (int) rest);
-		if (!cd_varkey_is_valid(kt, key.data, key.len))
+		if (!cd_varkey_is_valid_after(kt, key.data, key.len, shared))
 			cd_invalid_state("A value is not valid for its type.");
 		w->put_bytes(w, key.data, key.len);
 		if ((i & 0xFFFF) == 0xFFFF)

@@ -764,6 +764,12 @@ GetDatabaseEncoding(void)
 	return PG_UTF8;
 }
 
+int
+pg_encoding_max_length(int encoding)
+{
+	return encoding == PG_UTF8 ? 4 : 1;
+}
+
 /* names: ASCII only here */
 bool
 pg_verify_mbstr(int encoding, const char *mbstr, int len, bool noError)

@@ -42,5 +42,24 @@ SELECT array_agg_distinct(e) = (SELECT array_agg(DISTINCT e ORDER BY e) FROM enc
        count_distinct(j) = (SELECT count(DISTINCT j) FROM enc_t) AS same_jsonb
 FROM enc_t;
 RESET ALL;
+-- Front-coded text keys (a stored set's binary form, as a partial state's)
+-- are checked for their encoding from the character where the prefix they
+-- share with the key before ends: 'a' and the first byte of 'é' shared,
+-- then 'é' whole, is not UTF-8, though the new bytes alone are.  The two
+-- keys' bytes end the binary form: shared 0, 3 bytes 61 c3 a9; shared 2,
+-- 1 byte aa ('aé', 'aê').
+CREATE TABLE enc_keys AS
+SELECT distinct_set_send(distinct_set_agg(v)) AS b, distinct_set_agg(v) AS s
+FROM (VALUES ('aé'), ('aê')) t(v);
+SELECT right(encode(b, 'hex'), 16) AS keys, distinct_set_from_bytes(b) = s AS same
+FROM enc_keys;
+-- shared 2 ('a', c3), then c3 a9: refused as not valid text
+SELECT distinct_set_from_bytes(substring(b FROM 1 FOR length(b) - 3) || '\x0202c3a9'::bytea)
+FROM enc_keys;
+-- shared 2, then b0 (U+00F0): accepted
+SELECT distinct_set_from_bytes(substring(b FROM 1 FOR length(b) - 3) || '\x0201b0'::bytea)
+       = distinct_set(ARRAY['aé', 'að']) AS same
+FROM enc_keys;
+DROP TABLE enc_keys;
 \c :orig_db
 DROP DATABASE cd_encoding;
