@@ -256,6 +256,7 @@ read_items(CDKeyReader *r, Size *len)
 
 	if (r->pos >= e->n)
 		return NULL;
+	cd_prefetch_item_key(e->items, r->pos, e->n);
 	*len = e->items[r->pos].len;
 	return e->items[r->pos++].key;
 }
@@ -499,7 +500,7 @@ front_compact(CDSet *set)
 	}
 	if (ntail == 0)
 		return;
-	cd_sort_entries(set->kt, fs->tail, 0, fs->tailbytes, ntail, &e);
+	cd_sort_entries(set->kt, fs->tail, 0, fs->tailbytes, ntail, false, &e);
 	for (i = 0; i < e.n; i++)
 		gap += encoded_bound(e.items[i].len);
 	cd_key_reader_init(&r, &e, (uint32) e.n, NULL, read_items);
@@ -531,7 +532,7 @@ front_count(const CDSet *set)
 	if (fs->nall == fs->nsorted)
 		return fs->nsorted;
 	cd_sort_entries(set->kt, fs->tail, 0, fs->tailbytes,
-					fs->nall - fs->nsorted, &e);
+					fs->nall - fs->nsorted, false, &e);
 	decoder_init(&d, fs->packed, 0, fs->packedbytes);
 	k = decoder_next(&d, &klen);
 	while (i < e.n)
@@ -540,6 +541,7 @@ front_count(const CDSet *set)
 		Size		tlen = e.items[i].len;
 		int			c;
 
+		cd_prefetch_item_key(e.items, i, e.n);
 		if (k == NULL)
 			c = 1;
 		else if (below)

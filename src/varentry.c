@@ -43,9 +43,9 @@ index_and_sort(const CDKeyType *kt, const char *data, Size from, Size to,
 }
 
 /*
- * Drop duplicates from the sorted items and pack the distinct entries into
- * packed (the items then point there); returns how many are left and sets
- * *packedbytes.
+ * Drop duplicates from the sorted items and, with packed, pack the distinct
+ * entries there (the items then point there); returns how many are left
+ * and sets *packedbytes.
  */
 static Size
 unique_items(const CDKeyType *kt, CDVarItem *items, Size n, char *packed,
@@ -61,9 +61,14 @@ unique_items(const CDKeyType *kt, CDVarItem *items, Size n, char *packed,
 		if (nuniq > 0 && cd_compare_items(kt, &items[nuniq - 1], &items[i], true) == 0)
 			continue;
 		items[nuniq] = items[i];
-		cd_emit_entry(packed, &w, items[i].key, items[i].len);
-		/* the packed copy is what the merge reads */
-		items[nuniq].key = packed + w - items[i].len;
+		if (packed)
+		{
+			cd_emit_entry(packed, &w, items[i].key, items[i].len);
+			/* the packed copy is what the merge reads */
+			items[nuniq].key = packed + w - items[i].len;
+		}
+		else
+			w += cd_entry_header_size(items[i].len) + items[i].len;
 		nuniq++;
 		if ((i & 0xFFFF) == 0xFFFF)
 			CHECK_FOR_INTERRUPTS();
@@ -74,7 +79,7 @@ unique_items(const CDKeyType *kt, CDVarItem *items, Size n, char *packed,
 
 Size
 cd_sort_entries(const CDKeyType *kt, const char *data, Size from, Size to,
-				Size n, CDSortedEntries *out)
+				Size n, bool copy, CDSortedEntries *out)
 {
 	Size		bytes = to - from;
 
@@ -87,8 +92,10 @@ cd_sort_entries(const CDKeyType *kt, const char *data, Size from, Size to,
 												bytes + n * MAXIMUM_ALIGNOF + sizeof(Datum),
 												MCXT_ALLOC_HUGE);
 	index_and_sort(kt, data, from, to, out->items, n, out->arena);
-	out->packed = MemoryContextAllocExtended(CurrentMemoryContext, Max(bytes, 1),
-											 MCXT_ALLOC_HUGE);
+	out->packed = NULL;
+	if (copy)
+		out->packed = MemoryContextAllocExtended(CurrentMemoryContext,
+												 Max(bytes, 1), MCXT_ALLOC_HUGE);
 	out->n = unique_items(kt, out->items, n, out->packed, &out->packedbytes);
 	return out->n;
 }
@@ -97,7 +104,8 @@ void
 cd_entries_free(CDSortedEntries *e)
 {
 	pfree(e->items);
-	pfree(e->packed);
+	if (e->packed)
+		pfree(e->packed);
 	if (e->arena)
 		pfree(e->arena);
 }

@@ -147,19 +147,24 @@ cd_index_sorted_entry(const CDKeyType *kt, CDVarItem *item, const char *key,
  */
 typedef struct CDSortedEntries
 {
-	CDVarItem  *items;			/* the distinct keys (they point into packed) */
+	CDVarItem  *items;			/* the distinct keys (they point into packed,
+								 * or without a copy into the data sorted) */
 	Size		n;				/* how many */
-	char	   *packed;			/* their entries */
-	Size		packedbytes;
+	char	   *packed;			/* their entries, or NULL: no copy */
+	Size		packedbytes;	/* their entries' bytes (copied or not) */
 	char	   *arena;			/* images (CD_KEY_COMPARATOR) */
 } CDSortedEntries;
 
 /*
  * Sort the n entries that take the bytes data[from, to) and drop their
- * duplicates into *out; returns out->n.
+ * duplicates into *out; returns out->n.  With copy, the distinct entries are
+ * packed in sorted order into out->packed, which the items then point to
+ * (a caller that overwrites data before it reads them); without, the items
+ * point into data (a front-coded set's tail, read with cd_prefetch_item_key
+ * ahead: no copy of the tail's bytes, which cost page faults when large).
  */
 extern Size cd_sort_entries(const CDKeyType *kt, const char *data, Size from,
-							Size to, Size n, CDSortedEntries *out);
+							Size to, Size n, bool copy, CDSortedEntries *out);
 extern void cd_entries_free(CDSortedEntries *e);
 
 #endif							/* CD_VARENTRY_H */

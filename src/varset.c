@@ -450,7 +450,7 @@ var_compact(CDSet *s)
 		return;
 
 	nuniq = cd_sort_entries(set->kt, set->data, set->sortedbytes, set->used,
-							ntail, &t);
+							ntail, true, &t);
 	if (set->nsorted == 0)
 	{
 		memcpy(set->data, t.packed, t.packedbytes);
@@ -490,11 +490,12 @@ var_count(const CDSet *s)
 	if (set->nall == set->nsorted)
 		return set->nsorted;
 	nuniq = cd_sort_entries(kt, set->data, set->sortedbytes, set->used,
-							set->nall - set->nsorted, &t);
+							set->nall - set->nsorted, false, &t);
 	while (i < nuniq)
 	{
 		int			c;
 
+		cd_prefetch_item_key(t.items, i, nuniq);
 		if (!have_cur)
 		{
 			Size		len = 0;
