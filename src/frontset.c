@@ -190,44 +190,6 @@ decoder_free(FrontDecoder *d)
  */
 
 /*
- * Compare byte keys a and b, which share at least their first `from`
- * bytes, as cd_varkey_compare_bytes does; sets *lcp to the length of their
- * common prefix.  Eight bytes at a time.
- */
-static inline int
-compare_from(const char *a, Size alen, const char *b, Size blen, Size from,
-			 Size *lcp)
-{
-	Size		n = Min(alen, blen);
-	Size		i = from;
-
-	while (i + sizeof(uint64) <= n)
-	{
-		uint64		x;
-		uint64		y;
-
-		memcpy(&x, a + i, sizeof(x));
-		memcpy(&y, b + i, sizeof(y));
-		if (x != y)
-		{
-#ifdef WORDS_BIGENDIAN
-			i += (63 - pg_leftmost_one_pos64(x ^ y)) / 8;
-#else
-			i += pg_rightmost_one_pos64(x ^ y) / 8;
-#endif
-			break;
-		}
-		i += sizeof(uint64);
-	}
-	while (i < n && a[i] == b[i])
-		i++;
-	*lcp = i;
-	if (i < n)
-		return (uint8) a[i] < (uint8) b[i] ? -1 : 1;
-	return alen < blen ? -1 : (alen > blen ? 1 : 0);
-}
-
-/*
  * The next key of the sorted part, k (just decoded by d), against t, when
  * the key before k was below t and shared lcp bytes with it: k shares
  * d->shared bytes with that key, so unless that is lcp, the order is known
@@ -245,7 +207,7 @@ compare_next(const FrontDecoder *d, const char *k, Size klen,
 		*lcp = d->shared;
 		return 1;
 	}
-	return compare_from(k, klen, t, tlen, *lcp, lcp);
+	return cd_bytes_compare_from(k, klen, t, tlen, *lcp, lcp);
 }
 
 /* Keys of the sorted tail (CDSortedEntries) as a reader. */
@@ -312,7 +274,7 @@ merge_into(CDFrontSet *fs, CDKeyReader *src, Size gap)
 		else if (below)
 			c = compare_next(&d, k, klen, t, tlen, &lcp);
 		else
-			c = compare_from(k, klen, t, tlen, 0, &lcp);
+			c = cd_bytes_compare_from(k, klen, t, tlen, 0, &lcp);
 		below = (c < 0);
 
 		if (c <= 0)
@@ -547,7 +509,7 @@ front_count(const CDSet *set)
 		else if (below)
 			c = compare_next(&d, k, klen, t, tlen, &lcp);
 		else
-			c = compare_from(k, klen, t, tlen, 0, &lcp);
+			c = cd_bytes_compare_from(k, klen, t, tlen, 0, &lcp);
 		below = (c < 0);
 		if (c < 0)
 			k = decoder_next(&d, &klen);

@@ -23,6 +23,7 @@
 #include "compat.h"
 
 #include "fmgr.h"
+#include "port/pg_bitutils.h"
 #include "utils/sortsupport.h"
 
 /* How values of a type are turned into keys. */
@@ -241,6 +242,57 @@ extern Datum cd_varkey_output_datum(const CDKeyType *kt, const char *key,
 									Size len);
 /* Free what cd_varkey_output_datum allocated (nothing for by-value types). */
 extern void cd_varkey_free_output_datum(const CDKeyType *kt, Datum value);
+
+/*
+ * The length of the prefix byte keys a and b share, given that they share
+ * their first from bytes (both at least that long); 8 bytes at a time (a
+ * byte at a time, merging two front-coded sets of 3.3M URL-like texts
+ * spent a third of its time finding it).
+ */
+static inline Size
+cd_bytes_common_prefix(const char *a, Size alen, const char *b, Size blen,
+					   Size from)
+{
+	Size		n = Min(alen, blen);
+	Size		i = from;
+
+	for (; i + sizeof(uint64) <= n; i += sizeof(uint64))
+	{
+		uint64		x;
+		uint64		y;
+
+		memcpy(&x, a + i, sizeof(x));
+		memcpy(&y, b + i, sizeof(y));
+		if (x != y)
+		{
+			/* the first differing byte: the lowest address */
+#ifdef WORDS_BIGENDIAN
+			return i + (63 - pg_leftmost_one_pos64(x ^ y)) / 8;
+#else
+			return i + pg_rightmost_one_pos64(x ^ y) / 8;
+#endif
+		}
+	}
+	while (i < n && a[i] == b[i])
+		i++;
+	return i;
+}
+
+/*
+ * Byte keys a and b that share their first from bytes, in memcmp order
+ * (then by length); sets *lcp to the length of the prefix they share.
+ */
+static inline int
+cd_bytes_compare_from(const char *a, Size alen, const char *b, Size blen,
+					  Size from, Size *lcp)
+{
+	Size		i = cd_bytes_common_prefix(a, alen, b, blen, from);
+
+	*lcp = i;
+	if (i < Min(alen, blen))
+		return (uint8) a[i] < (uint8) b[i] ? -1 : 1;
+	return alen < blen ? -1 : (alen > blen ? 1 : 0);
+}
 
 static inline int
 cd_varkey_compare_bytes(const char *a, Size alen, const char *b, Size blen)

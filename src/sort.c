@@ -83,33 +83,6 @@ cd_sort_keys(void *keys, void *scratch, size_t n, int width)
  */
 
 /*
- * Byte keys known to share their first from bytes (both at least that
- * long): the rest, 8 bytes at a time, then the lengths.
- */
-static inline int
-compare_bytes_from(const char *a, Size alen, const char *b, Size blen,
-				   Size from)
-{
-	Size		n = Min(alen, blen);
-	Size		i = from;
-
-	for (; i + sizeof(uint64) <= n; i += sizeof(uint64))
-	{
-		uint64		x = cd_bytes_prefix(a + i, sizeof(uint64));
-		uint64		y = cd_bytes_prefix(b + i, sizeof(uint64));
-
-		if (x != y)
-			return x > y ? 1 : -1;
-	}
-	for (; i < n; i++)
-	{
-		if (a[i] != b[i])
-			return (uint8) a[i] > (uint8) b[i] ? 1 : -1;
-	}
-	return (alen > blen) - (alen < blen);
-}
-
-/*
  * Items whose keys share their first *depth bytes (zero-padded), and whose
  * prefixes are the 8 bytes from there: equal prefixes make the keys equal
  * on depth + 8 bytes when both are that long, so the comparison goes on
@@ -125,7 +98,7 @@ compare_varitems_from(const CDVarItem *a, const CDVarItem *b, const Size *depth)
 		return a->prefix > b->prefix ? 1 : -1;
 	if (a->len < from || b->len < from)
 		return cd_varkey_compare_bytes(a->key, a->len, b->key, b->len);
-	return compare_bytes_from(a->key, a->len, b->key, b->len, from);
+	return cd_bytes_compare_from(a->key, a->len, b->key, b->len, from, &from);
 }
 
 #define ST_SORT quicksort_varitems_bytes
