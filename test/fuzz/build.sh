@@ -13,6 +13,10 @@
 #   a stub array_in / array_out and type-name parser (pgstub_dset_text.c).
 # Needs clang (CLANG, default clang-14 or clang), libFuzzer (Debian:
 # libclang-rt-14-dev) and the server headers (PG_CONFIG, default pg_config).
+# CD_FUZZ_CFLAGS: more compiler flags, e.g. smaller thresholds so that short
+#   inputs reach the paths of large sets (test/drivers/50-fuzz.sh builds the
+#   state harness a second time with
+#   CD_FUZZ_CFLAGS="-DCD_PACKED_MIN_BYTES=256 -DCD_FRONT_MIN_BYTES=256 -DCD_FRONT_ALWAYS=1").
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -29,6 +33,7 @@ case $harness in
 esac
 "$CLANG" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
     -fno-sanitize=function -DUSE_ASSERT_CHECKING -Wall -Wno-ignored-attributes -Wno-unused-command-line-argument \
+    ${CD_FUZZ_CFLAGS:-} \
     -I"$top/src" -I"$here" -I"$inc" \
     "$here/fuzz_$harness.c" "$here/pgstub.c" $extra \
     "$top/src/serialize.c" "$top/src/keypack.c" "$top/src/set.c" "$top/src/fixedset.c" "$top/src/packedset.c" "$top/src/keyunion.c" \

@@ -6,8 +6,13 @@
  * cd_set_deserialize) as the bytes of a serialized state.
  * Most inputs must be refused with an ERROR (caught here; everything that
  * was allocated is freed, like a memory context reset).  An input that is
- * accepted must be a valid set, and then:
- *   - its keys are strictly increasing and as many as the header says;
+ * accepted must be a valid set.  The stub catalog (pgstub.c) has the
+ * fixed-width key types and bytea (byte keys, CD_KEY_BYTES).
+ *
+ * Fixed-width keys (fuzz_fixed):
+ *   - its keys, decoded again by a slow reference decoder of keypack.h's
+ *     fixed-width form, are strictly increasing, canonical and as many as
+ *     the header says, and the set holds exactly those;
  *   - serialize() gives the input back, byte for byte;
  *   - a second set B, built with cd_fixed_add_key() (cd_packed_add_key() once
  *     it is large) from keys derived from the
@@ -16,10 +21,43 @@
  *     reference merge computed here with qsort;
  *   - the union survives serialize -> deserialize -> serialize unchanged;
  *   - once everything is pfree'd, no chunk is left behind.
+ *
+ * Byte keys (fuzz_bytes), the same:
+ *   - a slow reference decoder of keypack.h's byte form (for each key the
+ *     shared-prefix length and the rest's length, then the rest) must
+ *     accept the keys: the first key shares nothing, each later one shares
+ *     exactly its longest common prefix with the key before and is greater
+ *     (byte-wise unsigned, a proper prefix first), and the bytes end with
+ *     the n-th key; the set holds exactly those keys, in that order.  A
+ *     refused input with a byte-key header must be one the reference
+ *     decoder refuses too;
+ *   - a large state (CD_FRONT_MIN_BYTES) becomes a front-coded set
+ *     (frontset.h: cd_front_from_state), whose sorted part must be the
+ *     input's keys as they are; a smaller one a variable-size set;
+ *   - serialize() gives the input back, byte for byte;
+ *   - a second set B, built through the per-row path (cd_set_add_value of
+ *     bytea Datums, some with a short header) from keys derived from the
+ *     input (keys of A, duplicates, new keys sharing prefixes with A's, the
+ *     empty key, zero bytes, URL-like keys), sometimes large enough to
+ *     become front-coded on the way, is merged with A both ways and the
+ *     result equals a reference union (qsort, memcmp order, dedup); its
+ *     count, its output values and its serialized keys (the reference
+ *     front coding of the union) are checked too;
+ *   - the union survives serialize -> deserialize -> serialize unchanged;
+ *   - once everything is pfree'd, no chunk is left behind, in the query
+ *     context nor in the aggregate context (where front-coded sets live).
  * Any ERROR after a successful decode aborts (a bug).
  *
+ * Built with small thresholds (build.sh: CD_FUZZ_CFLAGS, e.g.
+ * -DCD_PACKED_MIN_BYTES=256 -DCD_FRONT_MIN_BYTES=256 -DCD_FRONT_ALWAYS=1),
+ * inputs of a few kB reach the large-state paths: packed sets of
+ * fixed-width keys (packedset.h: cd_packed_from_state) and front-coded sets
+ * of byte keys.  cd_front_state_pays_off, which reads the keys before they
+ * are checked, is called on every input with a byte-key header.
+ *
  * With CD_FUZZ_WRITE_CORPUS=DIR set, it writes a seed corpus of valid
- * states (every supported type, several sizes) into DIR and exits.
+ * states (every supported type, several sizes) into DIR and exits.  With
+ * CD_FUZZ_STATS=1, it prints at exit how many inputs took which path.
  *
  * Built by test/fuzz/build.sh against the server headers and pgstub.c.
  */
@@ -31,11 +69,11 @@
 
 #include "catalog/pg_type.h"
 #include "fmgr.h"
+#include "utils/memutils.h"
 
-#include "key.h"
-#include "registry.h"
-#include "serialize.h"
 #include "fixedset.h"
+#include "frontset.h"
+#include "key.h"
 #include "registry.h"
 #include "serialize.h"
 #include "set.h"
@@ -77,6 +115,14 @@ header_size(const uint8_t *data, size_t size)
 	return pos + 4 <= size ? pos + 4 : 0;
 }
 
+/* a big-endian uint32 */
+static uint32
+get_u32(const uint8_t *p)
+{
+	return ((uint32) p[0] << 24) | ((uint32) p[1] << 16) |
+		((uint32) p[2] << 8) | p[3];
+}
+
 #define CHECK(cond, what) \
 	do { if (!(cond)) { fprintf(stderr, "fuzz_state: check failed: %s (%s:%d)\n", what, __FILE__, __LINE__); abort(); } } while (0)
 
@@ -90,6 +136,103 @@ xorshift(uint64 *s)
 	x ^= x << 17;
 	return *s = x;
 }
+
+/* a seed for the second set, from the input's bytes */
+static uint64
+input_seed(const uint8_t *data, size_t size)
+{
+	uint64		seed = 0x9E3779B97F4A7C15;
+
+	for (size_t i = 0; i < size; i++)
+		seed = (seed ^ data[i]) * 0x100000001B3;
+	return seed == 0 ? 1 : seed;
+}
+
+/* which paths the inputs took (CD_FUZZ_STATS=1 prints them at exit) */
+static struct
+{
+	long		refused;
+	long		fixed;			/* accepted states of fixed-width keys */
+	long		fixed_packed;	/* ... decoded into a packed set */
+	long		fixed_b_packed; /* ... whose B became a packed set */
+	long		bytes;			/* accepted states of byte keys */
+	long		bytes_front;	/* ... decoded into a front-coded set */
+	long		bytes_b_front;	/* ... whose B became front-coded */
+	long		bytes_union_front;	/* ... whose union came back front-coded */
+	long		bytes_refused;	/* refused, with a byte-key header */
+}			stats;
+
+static void
+print_stats(void)
+{
+	printf("stats: %ld refused; fixed-width: %ld accepted, %ld packed, "
+		   "%ld with B packed; bytes: %ld accepted, %ld front-coded, "
+		   "%ld with B front-coded, %ld with the union front-coded once "
+		   "deserialized, %ld refused\n",
+		   stats.refused, stats.fixed, stats.fixed_packed,
+		   stats.fixed_b_packed, stats.bytes, stats.bytes_front,
+		   stats.bytes_b_front, stats.bytes_union_front,
+		   stats.bytes_refused);
+}
+
+/* a state's bytes to a set, as the deserialization function does */
+static CDSet *
+deserialize(const char *data, Size len)
+{
+	StringInfoData buf;
+	CDStateHeader h;
+	const CDKeyType *kt;
+
+	CDSet	   *set;
+
+	cd_state_read_header(&buf, data, len, NULL, &h);
+	kt = cd_registry_keytype(stub_agg_fcinfo(), h.typid, h.collation);
+	set = cd_set_deserialize(&buf, &h, kt, NULL);
+	/*
+	 * A large state's keys are checked when first read (packedset.h:
+	 * cd_packed_from_state), as a combine or final function reads them:
+	 * here, where an ERROR is a refusal.
+	 */
+	(void) cd_set_count(set);
+	return set;
+}
+
+static bytea *
+serialize(CDSet *set)
+{
+	return cd_set_serialize(set, NULL);
+}
+
+/* decode bytes that must be valid (an ERROR aborts) */
+static CDSet *
+must_deserialize(const char *data, Size len)
+{
+	return deserialize(data, len);
+}
+
+/*
+ * Where the harness's sets live: chunks in the query context, either as
+ * under sorted aggregation (power-of-two growth) or as under hash
+ * aggregation (fine-grained growth, new sets in slots).
+ */
+static CDAlloc *
+harness_alloc(bool fine_grained)
+{
+	static CDAlloc alloc;
+
+	memset(&alloc, 0, sizeof(alloc));
+	/* slots (left behind when a set grows) go with the per-input reset */
+	alloc.aggcontext = stub_cxt_fn;
+	alloc.mcxt = stub_cxt_query;
+	alloc.fine_grained = fine_grained;
+	alloc.use_slots = fine_grained;	/* as under hash aggregation */
+	return &alloc;
+}
+
+/* ----------------------------------------------------------------
+ *		Fixed-width keys
+ * ----------------------------------------------------------------
+ */
 
 static int
 cmp_u64(const void *a, const void *b)
@@ -157,7 +300,7 @@ ref_unpack(const uint8_t *p, size_t len, int width, size_t n, uint64 *out)
 
 /* the set's keys, read through its reader, are exactly expect[0 .. n-1] */
 static void
-check_set(CDSet *s, const uint64 *expect, size_t n, const char *what)
+fixed_check_set(CDSet *s, const uint64 *expect, size_t n, const char *what)
 {
 	CDKeyReader r;
 	uint64		batch[CD_KEY_BATCH];
@@ -179,16 +322,16 @@ check_set(CDSet *s, const uint64 *expect, size_t n, const char *what)
 
 /* add a key to a fixed-width set of either kind (it may become packed) */
 static CDSet *
-add_key(CDSet *s, uint64 key, CDAlloc *alloc)
+fixed_add_key(CDSet *s, uint64 key, CDAlloc *alloc)
 {
 	if (s->kind == CD_SET_FIXED)
 		return cd_fixed_add_key(s, key, alloc);
 	return cd_packed_add_key(s, key);
 }
 
-/* free a set and, for a packed one, its buffers */
+/* free a fixed-width set and, for a packed one, its buffers */
 static void
-free_set(CDSet *s)
+fixed_free_set(CDSet *s)
 {
 	if (s->kind == CD_SET_PACKED)
 		cd_packed_free(s);
@@ -196,69 +339,14 @@ free_set(CDSet *s)
 		pfree(s);
 }
 
-/* a state's bytes to a set, as the deserialization function does */
-static CDSet *
-deserialize(const char *data, Size len)
-{
-	StringInfoData buf;
-	CDStateHeader h;
-	const CDKeyType *kt;
-
-	CDSet	   *set;
-
-	cd_state_read_header(&buf, data, len, NULL, &h);
-	kt = cd_registry_keytype(stub_agg_fcinfo(), h.typid, h.collation);
-	set = cd_set_deserialize(&buf, &h, kt, NULL);
-	/*
-	 * A large state's keys are checked when first read (packedset.h:
-	 * cd_packed_from_state), as a combine or final function reads them:
-	 * here, where an ERROR is a refusal.
-	 */
-	(void) cd_set_count(set);
-	return set;
-}
-
-static bytea *
-serialize(CDSet *set)
-{
-	return cd_set_serialize(set, NULL);
-}
-
-/* decode bytes that must be valid (an ERROR aborts) */
-static CDSet *
-must_deserialize(const char *data, Size len)
-{
-	return deserialize(data, len);
-}
-
 /*
- * Where the harness's sets live: chunks in the query context, either as
- * under sorted aggregation (power-of-two growth) or as under hash
- * aggregation (fine-grained growth, new sets in slots).
+ * The checks of an accepted state of fixed-width keys: a, decoded from the
+ * size bytes at data, whose header takes hdr bytes and says n keys.
  */
-static CDAlloc *
-harness_alloc(bool fine_grained)
+static void
+fuzz_fixed(CDSet *a, const uint8_t *data, size_t size, size_t hdr, size_t n)
 {
-	static CDAlloc alloc;
-
-	memset(&alloc, 0, sizeof(alloc));
-	/* slots (left behind when a set grows) go with the per-input reset */
-	alloc.aggcontext = stub_cxt_fn;
-	alloc.mcxt = stub_cxt_query;
-	alloc.fine_grained = fine_grained;
-	alloc.use_slots = fine_grained;	/* as under hash aggregation */
-	return &alloc;
-}
-
-int			LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-int			LLVMFuzzerInitialize(int *argc, char ***argv);
-
-int
-LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-	sigjmp_buf	jb;
 	CDAlloc    *alloc;
-	CDSet	   *volatile a = NULL;
 	CDSet	   *b;
 	CDSet	   *u1;
 	CDSet	   *u2;
@@ -270,50 +358,22 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint64	   *ref;
 	uint64	   *bkeys;
 	uint64		seed;
-	size_t		n;
 	size_t		nb;
 	size_t		nref;
 	size_t		i;
-	size_t		HDR;
 
-	CurrentMemoryContext = stub_cxt_query;
-
-	stub_error_jmp = &jb;
-	if (sigsetjmp(jb, 0) != 0)
-	{
-		/* refused: fine, but only with an ordinary error code */
-		stub_error_jmp = NULL;
-		CHECK(stub_last_sqlstate == ERRCODE_INVALID_BINARY_REPRESENTATION ||
-			  stub_last_sqlstate == ERRCODE_PROTOCOL_VIOLATION ||
-			  stub_last_sqlstate == ERRCODE_UNDEFINED_OBJECT ||
-			  stub_last_sqlstate == ERRCODE_FEATURE_NOT_SUPPORTED ||
-			  stub_last_sqlstate == ERRCODE_UNDEFINED_FUNCTION ||
-			  stub_last_sqlstate == ERRCODE_PROGRAM_LIMIT_EXCEEDED ||
-			  stub_last_sqlstate == ERRCODE_OUT_OF_MEMORY,
-			  "refused with an unexpected SQLSTATE");
-		stub_reset(stub_cxt_query);
-		stub_reset(stub_cxt_fn);
-		return 0;
-	}
-	a = deserialize((const char *) data, size);
-	stub_error_jmp = NULL;		/* from here on, an ERROR is a bug */
-
-	/* the accepted state */
-	HDR = header_size(data, size);
-	CHECK(HDR > 0, "accepted a state shorter than its header");
-	n = ((size_t) data[HDR - 4] << 24) | ((size_t) data[HDR - 3] << 16) |
-		((size_t) data[HDR - 2] << 8) | data[HDR - 1];
-	CHECK(a->kt->width > 0, "the stub types are all fixed-width");
-	CHECK(data[HDR - 5] == 0, "accepted a collation for a fixed-width key");
+	stats.fixed++;
+	stats.fixed_packed += (a->kind == CD_SET_PACKED);
+	CHECK(data[hdr - 5] == 0, "accepted a collation for a fixed-width key");
 	CHECK(a->kt->width == data[2] && (int) a->kt->encoding == data[1], "header fields");
 	ref = malloc(sizeof(uint64) * (n + 1));
-	CHECK(ref_unpack(data + HDR, size - HDR, a->kt->width, n, ref), "accepted keys the reference decoder refuses");
+	CHECK(ref_unpack(data + hdr, size - hdr, a->kt->width, n, ref), "accepted keys the reference decoder refuses");
 	for (i = 0; i < n; i++)
 	{
 		CHECK(canonical(a->kt, ref[i]) == ref[i], "accepted a non-canonical key");
 		CHECK(i == 0 || ref[i - 1] < ref[i], "accepted keys that are not strictly increasing");
 	}
-	check_set(a, ref, n, "decoded set");
+	fixed_check_set(a, ref, n, "decoded set");
 
 	/* round trip */
 	ser = serialize(a);
@@ -322,11 +382,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	pfree(ser);
 
 	/* B: keys derived from the input, with repeated keys and overlaps */
-	seed = 0x9E3779B97F4A7C15;
-	for (i = 0; i < size; i++)
-		seed = (seed ^ data[i]) * 0x100000001B3;
-	if (seed == 0)
-		seed = 1;
+	seed = input_seed(data, size);
 	nb = (size_t) (seed % 3) == 0 ? 0 : (size_t) (xorshift(&seed) % (4 * n + 2000));
 	bkeys = malloc(sizeof(uint64) * (nb + 1));
 	{
@@ -347,7 +403,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	alloc = harness_alloc((seed & 4) != 0);
 	b = cd_set_create(a->kt, alloc);
 	for (i = 0; i < nb; i++)
-		b = add_key(b, bkeys[i], alloc);
+		b = fixed_add_key(b, bkeys[i], alloc);
+	stats.fixed_b_packed += (b->kind == CD_SET_PACKED);
 
 	/* the reference union */
 	ref = realloc(ref, sizeof(uint64) * (n + nb + 1));
@@ -359,7 +416,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			ref[nref++] = ref[i];
 
 	u1 = cd_set_merge(cd_set_copy(a, stub_cxt_query), b, alloc);
-	check_set(u1, ref, nref, "union A+B");
+	fixed_check_set(u1, ref, nref, "union A+B");
 	/*
 	 * as a combine function merges a deserialized state, which a large one
 	 * is consumed by (packedset.h: runs), so not a itself
@@ -367,30 +424,859 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	a2 = must_deserialize((const char *) data, size);
 	a2_consumed = cd_packed_takeable(a2);
 	u2 = cd_set_merge(cd_set_copy(b, stub_cxt_query), a2, alloc);
-	check_set(u2, ref, nref, "union B+A");
+	fixed_check_set(u2, ref, nref, "union B+A");
 
 	/* the union survives a round trip */
 	ser = serialize(u1);
 	r = must_deserialize(VARDATA(ser), VARSIZE(ser) - VARHDRSZ);
-	check_set(r, ref, nref, "union after a round trip");
+	fixed_check_set(r, ref, nref, "union after a round trip");
 	ser2 = serialize(r);
 	CHECK(VARSIZE(ser) == VARSIZE(ser2) && memcmp(ser, ser2, VARSIZE(ser)) == 0,
 		  "union serialized twice");
 
 	pfree(ser);
 	pfree(ser2);
-	free_set(r);
-	free_set(u1);
-	free_set(u2);
-	free_set(b);
-	free_set(a);
+	fixed_free_set(r);
+	fixed_free_set(u1);
+	fixed_free_set(u2);
+	fixed_free_set(b);
+	fixed_free_set(a);
 	if (!a2_consumed)
-		free_set(a2);
+		fixed_free_set(a2);
 	CHECK(stub_live_chunks(stub_cxt_query) == 0, "chunks left behind");
 	stub_reset(stub_cxt_fn);
 	free(ref);
 	free(bkeys);
+}
+
+/* ----------------------------------------------------------------
+ *		Byte keys (CD_KEY_BYTES: bytea)
+ * ----------------------------------------------------------------
+ */
+
+/* one byte key: len bytes at p */
+typedef struct BKey
+{
+	const char *p;
+	size_t		len;
+} BKey;
+
+/* keys one after the other (malloc'd): key i at bytes + off[i], len[i] */
+typedef struct KeyList
+{
+	char	   *bytes;
+	size_t		used;
+	size_t		room;
+	size_t	   *off;
+	size_t	   *len;
+	size_t		n;
+	size_t		cap;
+} KeyList;
+
+static void
+keys_init(KeyList *l)
+{
+	memset(l, 0, sizeof(*l));
+}
+
+static void
+keys_free(KeyList *l)
+{
+	free(l->bytes);
+	free(l->off);
+	free(l->len);
+	keys_init(l);
+}
+
+/*
+ * Append a key: the first shared bytes of the list's key `from` (none if
+ * shared is 0), then rest bytes at p (not inside the list).
+ */
+static void
+keys_add_joined(KeyList *l, size_t from, size_t shared, const char *p,
+				size_t rest)
+{
+	if (l->n == l->cap)
+	{
+		l->cap = l->cap ? 2 * l->cap : 64;
+		l->off = realloc(l->off, l->cap * sizeof(size_t));
+		l->len = realloc(l->len, l->cap * sizeof(size_t));
+	}
+	if (l->bytes == NULL || l->used + shared + rest > l->room)
+	{
+		l->room = Max(2 * l->room, l->used + shared + rest + 1024);
+		l->bytes = realloc(l->bytes, l->room);
+	}
+	CHECK(l->off != NULL && l->len != NULL && l->bytes != NULL,
+		  "the harness is out of memory");
+	if (shared > 0)
+		memcpy(l->bytes + l->used, l->bytes + l->off[from], shared);
+	if (rest > 0)
+		memcpy(l->bytes + l->used + shared, p, rest);
+	l->off[l->n] = l->used;
+	l->len[l->n] = shared + rest;
+	l->used += shared + rest;
+	l->n++;
+}
+
+static void
+keys_add(KeyList *l, const char *p, size_t len)
+{
+	keys_add_joined(l, 0, 0, p, len);
+}
+
+static BKey
+keys_get(const KeyList *l, size_t i)
+{
+	BKey		k = {l->bytes + l->off[i], l->len[i]};
+
+	return k;
+}
+
+/* the order of byte keys: unsigned bytes, then a proper prefix first */
+static int
+cmp_bkey(const void *x, const void *y)
+{
+	const BKey *a = (const BKey *) x;
+	const BKey *b = (const BKey *) y;
+	size_t		n = Min(a->len, b->len);
+
+	for (size_t i = 0; i < n; i++)
+		if (a->p[i] != b->p[i])
+			return (uint8) a->p[i] < (uint8) b->p[i] ? -1 : 1;
+	return (a->len > b->len) - (a->len < b->len);
+}
+
+/* the keys of lists a and b (b may be NULL), sorted and distinct; *n */
+static BKey *
+sorted_union(const KeyList *a, const KeyList *b, size_t *n)
+{
+	size_t		na = a->n;
+	size_t		nb = b ? b->n : 0;
+	BKey	   *k = malloc(sizeof(BKey) * (na + nb + 1));
+	size_t		m = 0;
+
+	for (size_t i = 0; i < na + nb; i++)
+		k[i] = i < na ? keys_get(a, i) : keys_get(b, i - na);
+	qsort(k, na + nb, sizeof(BKey), cmp_bkey);
+	for (size_t i = 0; i < na + nb; i++)
+		if (m == 0 || cmp_bkey(&k[m - 1], &k[i]) != 0)
+			k[m++] = k[i];
+	*n = m;
+	return k;
+}
+
+/*
+ * A length in keypack.h's byte form: LEB128 (7 bits a byte, least
+ * significant first, the high bit on all but the last byte), at most 35
+ * bits, in the shortest form.
+ */
+static bool
+ref_varint(const uint8_t *p, size_t len, size_t *pos, uint64 *v)
+{
+	uint64		r = 0;
+
+	for (int i = 0; i < 5; i++)
+	{
+		uint8		c;
+
+		if (*pos >= len)
+			return false;
+		c = p[(*pos)++];
+		r |= (uint64) (c & 0x7F) << (7 * i);
+		if ((c & 0x80) == 0)
+		{
+			if (c == 0 && i > 0)
+				return false;	/* a longer form than needed */
+			*v = r;
+			return true;
+		}
+	}
+	return false;				/* more than 35 bits */
+}
+
+/*
+ * keypack.h's byte form, decoded independently and slowly: for each of n
+ * keys, the length of the prefix it shares with the previous key and the
+ * length of the rest, then the rest.  True if the len bytes at p are
+ * exactly n keys in the canonical form: the first key shares nothing; each
+ * later one shares at most the previous key's length, shares exactly its
+ * longest common prefix with it (as the encoder computes it) and is greater
+ * than it; nothing follows the last key.  The keys go to out.
+ */
+static bool
+ref_unpack_bytes(const uint8_t *p, size_t len, size_t n, KeyList *out)
+{
+	size_t		pos = 0;
+
+	for (size_t i = 0; i < n; i++)
+	{
+		uint64		shared;
+		uint64		rest;
+		size_t		prevlen = i > 0 ? out->len[i - 1] : 0;
+
+		if (!ref_varint(p, len, &pos, &shared) ||
+			!ref_varint(p, len, &pos, &rest))
+			return false;
+		if (shared > prevlen)
+			return false;		/* shares more than the previous key has */
+		if (rest > len - pos)
+			return false;		/* runs past the end */
+		keys_add_joined(out, i > 0 ? i - 1 : 0, shared,
+						(const char *) p + pos, rest);
+		pos += rest;
+		if (i > 0)
+		{
+			BKey		prev = keys_get(out, i - 1);
+			BKey		key = keys_get(out, i);
+			size_t		lcp = 0;
+
+			while (lcp < prev.len && lcp < key.len && prev.p[lcp] == key.p[lcp])
+				lcp++;
+			if (lcp != shared)
+				return false;	/* not the longest shared prefix */
+			if (cmp_bkey(&prev, &key) >= 0)
+				return false;	/* not strictly increasing */
+		}
+	}
+	return pos == len;
+}
+
+static void
+put_varint(char *dst, size_t *w, size_t v)
+{
+	while (v >= 0x80)
+	{
+		dst[(*w)++] = (char) (0x80 | (v & 0x7F));
+		v >>= 7;
+	}
+	dst[(*w)++] = (char) v;
+}
+
+/*
+ * The canonical front coding of the sorted distinct keys k[0 .. n-1], as
+ * keypack.h describes it (malloc'd; *len: its length).
+ */
+static char *
+ref_front_code(const BKey *k, size_t n, size_t *len)
+{
+	size_t		room = 1;
+	size_t		w = 0;
+	char	   *out;
+
+	for (size_t i = 0; i < n; i++)
+		room += 20 + k[i].len;
+	out = malloc(room);
+	CHECK(out != NULL, "the harness is out of memory");
+	for (size_t i = 0; i < n; i++)
+	{
+		size_t		shared = 0;
+
+		if (i > 0)
+			while (shared < k[i].len && shared < k[i - 1].len &&
+				   k[i].p[shared] == k[i - 1].p[shared])
+				shared++;
+		put_varint(out, &w, shared);
+		put_varint(out, &w, k[i].len - shared);
+		memcpy(out + w, k[i].p + shared, k[i].len - shared);
+		w += k[i].len - shared;
+	}
+	*len = w;
+	return out;
+}
+
+/* bytes the keys take as entries (varentry.h: a 1- or 4-byte length) */
+static size_t
+entry_bytes(const BKey *k, size_t n)
+{
+	size_t		sum = 0;
+
+	for (size_t i = 0; i < n; i++)
+		sum += (k[i].len < 128 ? 1 : 4) + k[i].len;
+	return sum;
+}
+
+static MemoryContext
+scratch_context(void)
+{
+	return AllocSetContextCreate(stub_cxt_query, "scratch",
+								 ALLOCSET_SMALL_SIZES);
+}
+
+/*
+ * The set holds exactly the sorted keys want[0 .. n-1]: its count, then
+ * (compacted) a front-coded set's sorted part is their front coding, and
+ * its reader (whose decoder lives in a scratch context) gives them in order.
+ */
+static void
+bytes_check_set(CDSet *s, const BKey *want, size_t n, const char *what)
+{
+	MemoryContext scratch;
+	MemoryContext old;
+	CDKeyReader r;
+	const char *key;
+	Size		len;
+	size_t		i = 0;
+
+	CHECK(s->kind == CD_SET_VAR || s->kind == CD_SET_FRONT, what);
+	CHECK(cd_set_count(s) == n, what);
+	cd_set_compact(s);
+	CHECK(s->nsorted == n && s->nall == n, what);
+	if (s->kind == CD_SET_FRONT)
+	{
+		const CDFrontSet *fs = (const CDFrontSet *) s;
+		size_t		clen;
+		char	   *coded = ref_front_code(want, n, &clen);
+
+		CHECK(fs->packedbytes == clen &&
+			  (clen == 0 || memcmp(fs->packed, coded, clen) == 0), what);
+		CHECK(fs->tailbytes == 0 && fs->rawbytes == entry_bytes(want, n), what);
+		free(coded);
+	}
+	scratch = scratch_context();
+	old = MemoryContextSwitchTo(scratch);
+	cd_set_ops(s)->reader(s, &r);
+	CHECK(r.count == n, what);
+	while ((key = r.next_bytes(&r, &len)) != NULL)
+	{
+		CHECK(i < n && len == want[i].len &&
+			  (len == 0 || memcmp(key, want[i].p, len) == 0), what);
+		i++;
+	}
+	CHECK(i == n, what);
+	MemoryContextSwitchTo(old);
+	MemoryContextDelete(scratch);
+}
+
+/* The set's output values (cd_set_output_datums) are the keys, in order. */
+static void
+bytes_check_output(CDSet *s, const BKey *want, size_t n)
+{
+	MemoryContext scratch = scratch_context();
+	MemoryContext old = MemoryContextSwitchTo(scratch);
+	uint32		m;
+	Datum	   *values = cd_set_output_datums(s, &m);
+
+	CHECK(m == n, "the number of output values");
+	for (uint32 i = 0; i < m; i++)
+	{
+		bytea	   *v = DatumGetByteaPP(values[i]);
+
+		CHECK(VARSIZE_ANY_EXHDR(v) == want[i].len &&
+			  memcmp(VARDATA_ANY(v), want[i].p, want[i].len) == 0,
+			  "an output value");
+	}
+	MemoryContextSwitchTo(old);
+	MemoryContextDelete(scratch);
+}
+
+/* free a set of byte keys of either kind, and its arrays */
+static void
+bytes_free_set(CDSet *s)
+{
+	if (s->kind == CD_SET_FRONT)
+	{
+		CDFrontSet *fs = (CDFrontSet *) s;
+
+		if (fs->packed)
+			pfree(fs->packed);
+		if (fs->tail)
+			pfree(fs->tail);
+		if (fs->last)
+			pfree(fs->last);
+	}
+	CHECK(!(s->flags & CD_SET_IN_SLOT), "a set of byte keys in a slot");
+	pfree(s);
+}
+
+/*
+ * The keys as bytea Datums in one malloc'd arena (*arena, to free): some
+ * with a short header, as values in tuples have.
+ */
+static Datum *
+make_datums(const KeyList *l, uint64 *seed, char **arena)
+{
+	Datum	   *d = malloc(sizeof(Datum) * (l->n + 1));
+	size_t		room = 8;
+	size_t		w = 0;
+
+	for (size_t i = 0; i < l->n; i++)
+		room += MAXALIGN(VARHDRSZ + l->len[i]);
+	*arena = malloc(room);
+	CHECK(d != NULL && *arena != NULL, "the harness is out of memory");
+	for (size_t i = 0; i < l->n; i++)
+	{
+		BKey		k = keys_get(l, i);
+		char	   *v = *arena + w;
+
+		if (k.len <= VARATT_SHORT_MAX - VARHDRSZ_SHORT && (xorshift(seed) & 1))
+		{
+			SET_VARSIZE_SHORT(v, VARHDRSZ_SHORT + k.len);
+			memcpy(v + VARHDRSZ_SHORT, k.p, k.len);
+		}
+		else
+		{
+			SET_VARSIZE(v, VARHDRSZ + k.len);
+			memcpy(VARDATA(v), k.p, k.len);
+		}
+		d[i] = PointerGetDatum(v);
+		w += MAXALIGN(VARHDRSZ + k.len);
+	}
+	return d;
+}
+
+/* B's keys take at most this much (A's keys may be long) */
+#define BYTES_B_BUDGET		((size_t) 1024 * 1024)
+
+/*
+ * Keys for B derived from A's keys a: keys of A, duplicates of B's, A's
+ * keys cut short and continued (shared prefixes), the empty key, zero
+ * bytes, URL-like keys and random bytes.  One input in 8 gets enough
+ * URL-like keys (which share long prefixes) to make B front-coded on the
+ * way (past 2 * CD_FRONT_MIN_BYTES of keys), one in 8 none.
+ */
+static void
+derive_bytes_keys(KeyList *b, const KeyList *a, uint64 *seed)
+{
+	static const char alphabet[] = {0x00, 0x01, 0x7f, (char) 0x80, (char) 0xff, 'a', '/'};
+	static const char *const prefixes[] = {
+		"https://example.org/", "https://example.org/items/",
+		"https://www.example.com/search?q=", "mailto:user"
+	};
+	uint64		mode = xorshift(seed) % 8;
+	size_t		maxlen = 128;
+	size_t		nb;
+	size_t		target = 0;
+	size_t		total = 0;
+	uint32		counter = (uint32) xorshift(seed) % 100000;
+	char	   *buf;
+
+	for (size_t i = 0; i < a->n; i++)
+		maxlen = Max(maxlen, a->len[i] + 64);
+	buf = malloc(maxlen);
+	CHECK(buf != NULL, "the harness is out of memory");
+	if (mode == 0)
+		nb = 0;
+	else if (mode == 7)
+	{
+		nb = SIZE_MAX;
+		target = 2 * (size_t) CD_FRONT_MIN_BYTES + xorshift(seed) % CD_FRONT_MIN_BYTES;
+	}
+	else
+		nb = xorshift(seed) % (2 * a->n + 300);
+	for (size_t i = 0; i < nb && total < BYTES_B_BUDGET; i++)
+	{
+		uint64		x = xorshift(seed);
+		int			kind = (target > 0 && (x & 7) != 0) ? 6 : (int) ((x >> 3) % 8);
+		size_t		len = 0;
+
+		if (target > 0 && total >= target)
+			break;
+		if (a->n == 0 && (kind == 0 || kind == 1 || kind == 3))
+			kind = 7;
+		if (b->n == 0 && kind == 2)
+			kind = 4;
+		switch (kind)
+		{
+			case 0:
+			case 1:				/* a key of A */
+				{
+					BKey		k = keys_get(a, (x >> 8) % a->n);
+
+					memcpy(buf, k.p, k.len);
+					len = k.len;
+				}
+				break;
+			case 2:				/* a duplicate of one of B's */
+				{
+					size_t		j = (x >> 8) % b->n;
+
+					total += b->len[j] + 1;
+					keys_add_joined(b, j, b->len[j], NULL, 0);
+					continue;
+				}
+			case 3:				/* a key of A cut short, then a few bytes */
+				{
+					BKey		k = keys_get(a, (x >> 8) % a->n);
+					size_t		extra = xorshift(seed) % 9;
+
+					len = xorshift(seed) % (k.len + 1);
+					memcpy(buf, k.p, len);
+					for (size_t j = 0; j < extra; j++)
+						buf[len++] = alphabet[xorshift(seed) % lengthof(alphabet)];
+				}
+				break;
+			case 4:				/* the empty key */
+				len = 0;
+				break;
+			case 5:				/* zero bytes, or a key of A then one */
+				if (a->n > 0 && (x & 0x100))
+				{
+					BKey		k = keys_get(a, (x >> 9) % a->n);
+
+					memcpy(buf, k.p, k.len);
+					len = k.len;
+					buf[len++] = 0;
+				}
+				else
+				{
+					len = 1 + (x >> 9) % 4;
+					memset(buf, 0, len);
+				}
+				break;
+			case 6:				/* URL-like: long shared prefixes */
+				counter += (x & 0x300) ? 1 + (x >> 10) % 7 : (uint32) (x >> 12) % 1000;
+				len = snprintf(buf, maxlen, "%s%s%u",
+							   prefixes[(x >> 20) % lengthof(prefixes)],
+							   (x & 0x400000) ? "page/" : "",
+							   counter);
+				break;
+			default:			/* random bytes */
+				len = (x >> 8) % 17;
+				for (size_t j = 0; j < len; j++)
+					buf[j] = (char) xorshift(seed);
+				break;
+		}
+		keys_add(b, buf, len);
+		total += len + 1;
+	}
+	free(buf);
+}
+
+/*
+ * A refused input with exactly the header of a state of byte keys (bytea
+ * by OID, no collation): cd_front_state_pays_off, which reads a large
+ * state's keys before they are checked, must survive them, and the
+ * reference decoder must refuse them too (unless the refusal was for
+ * memory).
+ */
+static void
+check_refused_bytes(const uint8_t *data, size_t size)
+{
+	/* version 2, byte keys, width 0, no text encoding; bytea; no collation */
+	static const uint8_t header[] = {2, CD_KEY_BYTES, 0, 0, 1, 0, 0, 0, BYTEAOID, 0};
+	size_t		hdr = sizeof(header) + 4;
+	uint32		n;
+	KeyList		keys;
+
+	if (size < hdr || memcmp(data, header, sizeof(header)) != 0)
+		return;
+	stats.bytes_refused++;
+	n = get_u32(data + sizeof(header));
+	(void) cd_front_state_pays_off((const char *) data + hdr, size - hdr, n);
+	if (stub_last_sqlstate == ERRCODE_OUT_OF_MEMORY)
+		return;
+	keys_init(&keys);
+	CHECK(!ref_unpack_bytes(data + hdr, size - hdr, n, &keys),
+		  "refused a valid state of byte keys");
+	keys_free(&keys);
+}
+
+/*
+ * The checks of an accepted state of byte keys: a, decoded from the size
+ * bytes at data, whose header takes hdr bytes and says n keys.
+ */
+static void
+fuzz_bytes(CDSet *a, const uint8_t *data, size_t size, size_t hdr, size_t n)
+{
+	long		fn_chunks = stub_live_chunks(stub_cxt_fn);	/* the registry's */
+	KeyList		akeys;
+	KeyList		bkeys;
+	BKey	   *aref;			/* A's keys, sorted and distinct */
+	BKey	   *bref;			/* B's */
+	BKey	   *uref;			/* the union's */
+	size_t		na;
+	size_t		nb;
+	size_t		nu;
+	Datum	   *datums;
+	char	   *arena;
+	uint64		seed;
+	bool		front;
+	CDAlloc    *alloc;
+	CDSet	   *b;
+	CDSet	   *u1;
+	CDSet	   *u2;
+	CDSet	   *a2;
+	CDSet	   *r;
+	bytea	   *ser;
+	bytea	   *ser2;
+	char	   *coded;
+	size_t		clen;
+
+	stats.bytes++;
+	CHECK(a->kt->encoding == CD_KEY_BYTES && a->kt->typid == BYTEAOID,
+		  "the stub's one type of byte keys is bytea");
+	CHECK(data[hdr - 5] == 0, "accepted a collation for bytea");
+	CHECK(data[1] == CD_KEY_BYTES && data[2] == 0 && data[3] == 0,
+		  "header fields");
+
+	/* the keys, decoded again */
+	keys_init(&akeys);
+	CHECK(ref_unpack_bytes(data + hdr, size - hdr, n, &akeys),
+		  "accepted keys the reference decoder refuses");
+	CHECK(akeys.n == n, "the number of keys");
+	aref = sorted_union(&akeys, NULL, &na);
+	CHECK(na == n, "accepted keys that are not distinct");
+	for (size_t i = 0; i < n; i++)
+	{
+		BKey		k = keys_get(&akeys, i);
+
+		CHECK(cmp_bkey(&aref[i], &k) == 0,
+			  "accepted keys that are not strictly increasing");
+	}
+
+	/* a large state is front-coded (if that pays off), a small one not */
+	front = size - hdr > CD_FRONT_MIN_BYTES &&
+		(CD_FRONT_ALWAYS ||
+		 cd_front_state_pays_off((const char *) data + hdr, size - hdr, n));
+	CHECK(a->kind == (front ? CD_SET_FRONT : CD_SET_VAR),
+		  "the kind of a deserialized set");
+	stats.bytes_front += front;
+	bytes_check_set(a, aref, na, "decoded set");
+
+	/* round trip */
+	ser = serialize(a);
+	CHECK(VARSIZE(ser) - VARHDRSZ == size, "re-serialized length");
+	CHECK(memcmp(VARDATA(ser), data, size) == 0, "re-serialized bytes");
+	pfree(ser);
+
+	/* B: keys derived from A's, through the per-row path */
+	seed = input_seed(data, size);
+	keys_init(&bkeys);
+	derive_bytes_keys(&bkeys, &akeys, &seed);
+	bref = sorted_union(&bkeys, NULL, &nb);
+	uref = sorted_union(&akeys, &bkeys, &nu);
+	datums = make_datums(&bkeys, &seed, &arena);
+	alloc = harness_alloc((seed & 4) != 0);
+	b = cd_set_create(a->kt, alloc);
+	CHECK(b->kind == CD_SET_VAR, "a new set of byte keys is a variable-size one");
+	for (size_t i = 0; i < bkeys.n; i++)
+		b = cd_set_add_value(b, datums[i], alloc);
+	stats.bytes_b_front += (b->kind == CD_SET_FRONT);
+	{
+		uint32		nall = b->nall;
+
+		CHECK(cd_set_count(b) == nb, "the count of B");
+		CHECK(b->nall == nall, "counting changed B");
+	}
+
+	/* merges both ways */
+	u1 = cd_set_merge(cd_set_copy(a, stub_cxt_query), b, alloc);
+	bytes_check_set(u1, uref, nu, "union A+B");
+	bytes_check_set(b, bref, nb, "B after a merge");
+
+	/*
+	 * as a combine function merges a deserialized state: sets of byte keys
+	 * are read, not taken over, so a2 is not consumed
+	 */
+	a2 = must_deserialize((const char *) data, size);
+	CHECK(!cd_packed_takeable(a2), "a set of byte keys taken over");
+	u2 = cd_set_merge(cd_set_copy(b, stub_cxt_query), a2, alloc);
+	bytes_check_set(u2, uref, nu, "union B+A");
+	bytes_check_set(a2, aref, na, "A after a merge");
+	bytes_check_output(u1, uref, nu);
+
+	/*
+	 * the union serialized: the input's header with its count, then the
+	 * keys' front coding; it survives a round trip
+	 */
+	ser = serialize(u1);
+	coded = ref_front_code(uref, nu, &clen);
+	CHECK(VARSIZE(ser) - VARHDRSZ == hdr + clen &&
+		  memcmp(VARDATA(ser), data, hdr - 4) == 0 &&
+		  get_u32((const uint8_t *) VARDATA(ser) + hdr - 4) == nu &&
+		  memcmp(VARDATA(ser) + hdr, coded, clen) == 0,
+		  "the union serialized");
+	free(coded);
+	r = must_deserialize(VARDATA(ser), VARSIZE(ser) - VARHDRSZ);
+	stats.bytes_union_front += (r->kind == CD_SET_FRONT);
+	bytes_check_set(r, uref, nu, "union after a round trip");
+	ser2 = serialize(r);
+	CHECK(VARSIZE(ser) == VARSIZE(ser2) && memcmp(ser, ser2, VARSIZE(ser)) == 0,
+		  "union serialized twice");
+
+	pfree(ser);
+	pfree(ser2);
+	bytes_free_set(r);
+	bytes_free_set(u1);
+	bytes_free_set(u2);
+	bytes_free_set(b);
+	bytes_free_set(a);
+	bytes_free_set(a2);
+	CHECK(stub_live_chunks(stub_cxt_query) == 0 &&
+		  stub_cxt_query->firstchild == NULL, "chunks left behind");
+	CHECK(stub_live_chunks(stub_cxt_fn) == fn_chunks,
+		  "chunks left behind in the aggregate context");
+	stub_reset(stub_cxt_fn);
+	free(aref);
+	free(bref);
+	free(uref);
+	free(datums);
+	free(arena);
+	keys_free(&akeys);
+	keys_free(&bkeys);
+}
+
+int			LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int			LLVMFuzzerInitialize(int *argc, char ***argv);
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	sigjmp_buf	jb;
+	CDSet	   *volatile a = NULL;
+	size_t		hdr;
+
+	CurrentMemoryContext = stub_cxt_query;
+
+	stub_error_jmp = &jb;
+	if (sigsetjmp(jb, 0) != 0)
+	{
+		/* refused: fine, but only with an ordinary error code */
+		stub_error_jmp = NULL;
+		CurrentMemoryContext = stub_cxt_query;
+		stats.refused++;
+		CHECK(stub_last_sqlstate == ERRCODE_INVALID_BINARY_REPRESENTATION ||
+			  stub_last_sqlstate == ERRCODE_PROTOCOL_VIOLATION ||
+			  stub_last_sqlstate == ERRCODE_UNDEFINED_OBJECT ||
+			  stub_last_sqlstate == ERRCODE_FEATURE_NOT_SUPPORTED ||
+			  stub_last_sqlstate == ERRCODE_UNDEFINED_FUNCTION ||
+			  stub_last_sqlstate == ERRCODE_PROGRAM_LIMIT_EXCEEDED ||
+			  stub_last_sqlstate == ERRCODE_OUT_OF_MEMORY,
+			  "refused with an unexpected SQLSTATE");
+		check_refused_bytes(data, size);
+		stub_reset(stub_cxt_query);
+		stub_reset(stub_cxt_fn);
+		return 0;
+	}
+	a = deserialize((const char *) data, size);
+	stub_error_jmp = NULL;		/* from here on, an ERROR is a bug */
+
+	/* the accepted state */
+	hdr = header_size(data, size);
+	CHECK(hdr > 0, "accepted a state shorter than its header");
+	if (a->kt->width > 0)
+		fuzz_fixed(a, data, size, hdr, get_u32(data + hdr - 4));
+	else
+	{
+		CHECK(a->kt->encoding == CD_KEY_BYTES, "the stub types have fixed-width or byte keys");
+		fuzz_bytes(a, data, size, hdr, get_u32(data + hdr - 4));
+	}
 	return 0;
+}
+
+/* write the set as a state into DIR/name */
+static void
+write_state(const char *dir, const char *name, CDSet *s)
+{
+	bytea	   *ser = serialize(s);
+	char		path[1024];
+	FILE	   *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "wb");
+	CHECK(f != NULL, "open corpus file");
+	fwrite(VARDATA(ser), 1, VARSIZE(ser) - VARHDRSZ, f);
+	fclose(f);
+}
+
+/*
+ * Seeds of byte keys (bytea), built through the per-row path: none; the
+ * empty key, zero bytes and keys that are prefixes of others; URL-like keys
+ * sharing long prefixes, few and many (a state of several kB, which a
+ * build with small thresholds decodes into a front-coded set); random
+ * bytes (front coding does not pay off); keys around 128 bytes (both sizes
+ * of an entry's length) sharing prefixes, and one of 2 kB.  Returns how
+ * many it wrote.
+ */
+static int
+write_bytes_corpus(const char *dir)
+{
+	static const struct
+	{
+		const char *name;
+		int			shape;
+		size_t		n;
+	}			seeds[] = {
+		{"state-bytea-0", 0, 0},
+		{"state-bytea-edges", 1, 0},
+		{"state-bytea-url-40", 2, 40},
+		{"state-bytea-url-1500", 2, 1500},
+		{"state-bytea-random-150", 3, 150},
+		{"state-bytea-long", 4, 40},
+	};
+	static const char *const edges[] = {
+		"", "\0", "\0\0", "\0\1", "a", "a\0", "a\0\0", "ab", "\x7f", "\x80",
+		"\xff", "\xff\xff"
+	};
+	static const size_t edge_len[] = {0, 1, 2, 2, 1, 2, 3, 2, 1, 1, 1, 2};
+	uint64		seed = 4242;
+	CDKeyType	kt;
+
+	StaticAssertStmt(lengthof(edges) == lengthof(edge_len), "edge lengths");
+	cd_keytype_init(&kt, BYTEAOID, InvalidOid, stub_cxt_fn);
+	for (size_t si = 0; si < lengthof(seeds); si++)
+	{
+		KeyList		keys;
+		char		buf[2048];
+		Datum	   *datums;
+		char	   *arena;
+		CDSet	   *s;
+
+		keys_init(&keys);
+		switch (seeds[si].shape)
+		{
+			case 1:
+				for (size_t i = 0; i < lengthof(edges); i++)
+					keys_add(&keys, edges[i], edge_len[i]);
+				break;
+			case 2:
+				for (size_t i = 0; i < seeds[si].n; i++)
+				{
+					uint64		x = xorshift(&seed);
+					size_t		len = snprintf(buf, sizeof(buf),
+											   "https://example.org/%s/%u",
+											   (x & 1) ? "items" : "users/page",
+											   (uint32) (x >> 8) % 50000);
+
+					keys_add(&keys, buf, len);
+				}
+				break;
+			case 3:
+				for (size_t i = 0; i < seeds[si].n; i++)
+				{
+					size_t		len = xorshift(&seed) % 17;
+
+					for (size_t j = 0; j < len; j++)
+						buf[j] = (char) xorshift(&seed);
+					keys_add(&keys, buf, len);
+				}
+				break;
+			case 4:
+				memset(buf, 'k', sizeof(buf));
+				for (size_t i = 0; i < seeds[si].n; i++)
+				{
+					size_t		len = 120 + xorshift(&seed) % 17;
+
+					buf[len - 1] = (char) xorshift(&seed);
+					keys_add(&keys, buf, len);
+					buf[len - 1] = 'k';
+				}
+				keys_add(&keys, buf, sizeof(buf));
+				break;
+		}
+		datums = make_datums(&keys, &seed, &arena);
+		s = cd_set_create(&kt, harness_alloc(si % 2));
+		for (size_t i = 0; i < keys.n; i++)
+			s = cd_set_add_value(s, datums[i], harness_alloc(si % 2));
+		write_state(dir, seeds[si].name, s);
+		free(datums);
+		free(arena);
+		keys_free(&keys);
+		stub_reset(stub_cxt_query);
+	}
+	stub_reset(stub_cxt_fn);
+	return lengthof(seeds);
 }
 
 /* CD_FUZZ_WRITE_CORPUS=DIR: valid states for every supported type */
@@ -412,9 +1298,7 @@ write_corpus(const char *dir)
 			sigjmp_buf	jb;
 			CDKeyType	kt;
 			CDSet	   *s;
-			bytea	   *ser;
-			char		path[1024];
-			FILE	   *f;
+			char		name[64];
 
 			stub_error_jmp = &jb;
 			if (sigsetjmp(jb, 0) != 0)
@@ -427,14 +1311,10 @@ write_corpus(const char *dir)
 			stub_error_jmp = NULL;
 			s = cd_set_create(&kt, harness_alloc(si % 2));
 			for (size_t i = 0; i < sizes[si]; i++)
-				s = add_key(s, canonical(&kt, xorshift(&seed) >> (si % 2 ? 0 : 40)),
-							  harness_alloc(si % 2));
-			ser = serialize(s);
-			snprintf(path, sizeof(path), "%s/state-%u-%zu", dir, t->typid, sizes[si]);
-			f = fopen(path, "wb");
-			CHECK(f != NULL, "open corpus file");
-			fwrite(VARDATA(ser), 1, VARSIZE(ser) - VARHDRSZ, f);
-			fclose(f);
+				s = fixed_add_key(s, canonical(&kt, xorshift(&seed) >> (si % 2 ? 0 : 40)),
+								  harness_alloc(si % 2));
+			snprintf(name, sizeof(name), "state-%u-%zu", t->typid, sizes[si]);
+			write_state(dir, name, s);
 			nfiles++;
 			stub_reset(stub_cxt_query);
 		}
@@ -448,28 +1328,23 @@ write_corpus(const char *dir)
 	{
 		CDKeyType	kt;
 		CDSet	   *s;
-		bytea	   *ser;
-		char		path[1024];
-		FILE	   *f;
+		char		name[64];
 		uint64		key = 1000;
 
 		cd_keytype_init(&kt, INT4OID, InvalidOid, stub_cxt_fn);
 		s = cd_set_create(&kt, harness_alloc(false));
 		for (size_t i = 0; i < 30000; i++)
 		{
-			s = add_key(s, key, harness_alloc(false));
+			s = fixed_add_key(s, key, harness_alloc(false));
 			key += (i % 1000 == 999) ? 1 + xorshift(&seed) % 5000 : 1;
 		}
-		ser = serialize(s);
-		snprintf(path, sizeof(path), "%s/state-%u-runs-30000", dir, INT4OID);
-		f = fopen(path, "wb");
-		CHECK(f != NULL, "open corpus file");
-		fwrite(VARDATA(ser), 1, VARSIZE(ser) - VARHDRSZ, f);
-		fclose(f);
+		snprintf(name, sizeof(name), "state-%u-runs-30000", INT4OID);
+		write_state(dir, name, s);
 		nfiles++;
 		stub_reset(stub_cxt_query);
 		stub_reset(stub_cxt_fn);
 	}
+	nfiles += write_bytes_corpus(dir);
 	printf("wrote %d states to %s\n", nfiles, dir);
 }
 
@@ -547,8 +1422,10 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	const char *dir = getenv("CD_FUZZ_WRITE_CORPUS");
 	const char *limits = getenv("CD_FUZZ_LIMITS");
+	const char *show = getenv("CD_FUZZ_STATS");
 
 	stub_init();
+	stub_enable_bytea();
 	if (limits != NULL && *limits != '\0')
 	{
 		check_limits();
@@ -559,5 +1436,7 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 		write_corpus(dir);
 		exit(0);
 	}
+	if (show != NULL && *show != '\0')
+		atexit(print_stats);
 	return 0;
 }

@@ -15,11 +15,11 @@
  * - pq_getmsg*: the logic of src/backend/libpq/pqformat.c.
  * - Types: a small table of type OIDs that "exist" (stub_types below):
  *   the fixed-width key types, two domains and one type without btree
- *   equality.  So the harness covers the fixed-width key path; the
- *   functions only the variable-size path needs (type I/O, SortSupport,
- *   encodings) abort if they are ever reached.  Unit tests of the byte-key
- *   sets add bytea (stub_enable_bytea), whose keys are the values' bytes
- *   and need none of them.
+ *   equality: the fixed-width key path.  The functions only the other
+ *   variable-size paths need (type I/O, SortSupport, encodings) abort if
+ *   they are ever reached.  The unit tests of the byte-key sets and the
+ *   state harness add bytea (stub_enable_bytea), whose keys are the
+ *   values' bytes and need none of them.
  */
 #include "postgres.h"
 
@@ -562,8 +562,9 @@ static const StubType stub_types[] = {
 
 /*
  * bytea, the one variable-size type (byte keys: key.h CD_KEY_BYTES), for
- * the unit tests of the byte-key sets; only after stub_enable_bytea(), so
- * that the fuzz harnesses' catalog (and corpus) stays the fixed-width one.
+ * the unit tests of the byte-key sets and the state harness (fuzz_state.c);
+ * only after stub_enable_bytea(), so that the stored-set harnesses' catalog
+ * (and corpus) stays the fixed-width one.
  */
 static const StubType stub_bytea = {BYTEAOID, InvalidOid, -1, false, 'i', "pg_catalog", "bytea"};
 static bool stub_bytea_enabled = false;

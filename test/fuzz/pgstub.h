@@ -57,7 +57,7 @@ extern const StubType *stub_type_list(void);
 
 /*
  * Make bytea exist (typlen -1, btree "=" and "<"): the byte-key sets' unit
- * tests; not in stub_type_list().
+ * tests and the state harness; not in stub_type_list().
  */
 extern void stub_enable_bytea(void);
 
