@@ -32,7 +32,8 @@
  * distinct values are sent, never the unsorted tail.
  *
  * Deserialization trusts nothing: the version; that the type and collation
- * exist and give exactly this encoding and width; every length against the
+ * exist, are referred to as the writer refers to them (built-in ones by OID)
+ * and give exactly this encoding and width; every length against the
  * bytes left (before allocating); text encoding; values through the type's
  * receive (or input) function, each using exactly its length; strictly
  * increasing order; and for fixed-width keys, that each is one that
@@ -170,6 +171,24 @@ cd_state_write(const CDKeyType *kt, CDValueIO *vio, CDKeyReader *r)
 }
 
 /*
+ * The references (len bytes at refs) must be the ones write_header writes
+ * for typid and collation: a built-in type or collation goes by its OID,
+ * so naming one (pg_catalog.int4) would be a second form of the same state.
+ */
+static void
+check_refs_canonical(const char *refs, int len, Oid typid, Oid collation)
+{
+	StringInfoData canon;
+
+	initStringInfo(&canon);
+	cd_send_type_ref(&canon, typid);
+	cd_send_collation_ref(&canon, collation);
+	if (canon.len != len || memcmp(canon.data, refs, len) != 0)
+		cd_invalid_state("The type or collation reference is not in canonical form.");
+	pfree(canon.data);
+}
+
+/*
  * The value type and collation named by the header's references (at
  * buf->cursor), resolved once per distinct header bytes.
  */
@@ -191,6 +210,7 @@ receive_refs(StringInfo buf, CDStateRefCache *cache, Oid *typid,
 	}
 	*typid = cd_recv_type_ref(buf);
 	*collation = cd_recv_collation_ref(buf);
+	check_refs_canonical(refs, buf->cursor - start, *typid, *collation);
 	if (cache != NULL)
 	{
 		if (cache->refs != NULL)
