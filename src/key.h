@@ -192,9 +192,9 @@ cd_key_store(void *keys, int width, Size i, uint64 key)
 #define CD_KEY_STORE_REPEAT(T) \
 	do { \
 		T		   *k_ = (T *) keys; \
-		T			prev_ = k_[i - (i > 0)]; \
 		k_[i] = (T) key; \
-		return (i > 0) & (prev_ == (T) key); \
+		/* i == 0: reads the key just stored (never an unset slot), masked */ \
+		return (i > 0) & (k_[i - (i > 0)] == (T) key); \
 	} while (0)
 
 static pg_attribute_always_inline bool
