@@ -613,6 +613,23 @@ front_reader(const CDSet *set, CDKeyReader *r)
 	cd_key_reader_init(r, d, set->nsorted, NULL, read_bytes);
 }
 
+/* The sorted keys are kept in keypack.h's byte form: copied as they are. */
+static bool
+front_packed_form(const CDSet *set, Size *bytes)
+{
+	Assert(set->nall == set->nsorted);
+	*bytes = as_front_c(set)->packedbytes;
+	return true;
+}
+
+static void
+front_write_packed(const CDSet *set, StringInfo buf)
+{
+	const CDFrontSet *fs = as_front_c(set);
+
+	appendBinaryStringInfo(buf, fs->packed, (int) fs->packedbytes);
+}
+
 static void
 reader_free(CDKeyReader *r)
 {
@@ -725,6 +742,8 @@ const CDSetOps cd_front_set_ops = {
 	.merge = front_merge,
 	.copy = front_copy,
 	.reader = front_reader,
+	.packed_form = front_packed_form,
+	.write_packed = front_write_packed,
 	.build = front_build,
 	.memory_size = front_memory_size,
 	.used_bytes = front_used_bytes,

@@ -9,6 +9,15 @@
  * go out once.  Between refills the loop runs as many steps as every buffer
  * allows (at most one key of each side is taken per step).
  *
+ * A count (cd_key_union_count) merges up to three streams in one loop
+ * without writing anything: one step per key of the union, each side whose
+ * head is the smallest advancing.  A parallel leader counts its own keys
+ * and two workers' this way.  Each side reads several batches ahead, so
+ * that the loop runs at least a batch of steps between two refills (with
+ * one batch a side, the loop ended every few dozen keys, at a mispredicted
+ * branch).  One group of 10M random int4 in 3 states, the leader's count
+ * (bench/micro.sh): 57.5 ms (the tree of two-way merges) -> 46.8 ms.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -138,4 +147,144 @@ cd_key_reader_drain_count(CDKeyReader *r)
 			CHECK_FOR_INTERRUPTS();
 	}
 	return n;
+}
+
+/*
+ * One side of a count: a reader and the keys read ahead, topped up to
+ * several batches whenever fewer than one are left, so that the loop runs
+ * at least a batch of steps between two top-ups.
+ */
+#define CD_COUNT_BUF	(4 * CD_KEY_BATCH)
+
+typedef struct CDCountSide
+{
+	CDKeyReader *r;
+	bool		done;			/* the reader is at its end */
+	uint32		i;				/* buf: keys [i, n) not taken yet */
+	uint32		n;
+	uint64		buf[CD_COUNT_BUF];
+} CDCountSide;
+
+/*
+ * Top up the sides with fewer than a batch of keys left, and drop those
+ * with none left at their reader's end (the others move down); returns how
+ * many are left.
+ */
+static int
+count_refill(CDCountSide **side, int k)
+{
+	int			j = 0;
+	int			s;
+
+	for (s = 0; s < k; s++)
+	{
+		CDCountSide *c = side[s];
+
+		if (c->n - c->i < CD_KEY_BATCH && !c->done)
+		{
+			uint32		left = c->n - c->i;
+
+			memmove(c->buf, c->buf + c->i, left * sizeof(uint64));
+			c->i = 0;
+			c->n = left;
+			while (c->n + CD_KEY_BATCH <= CD_COUNT_BUF)
+			{
+				uint32		m = c->r->next_fixed(c->r, c->buf + c->n,
+												 CD_KEY_BATCH);
+
+				if (m == 0)
+				{
+					c->done = true;
+					break;
+				}
+				c->n += m;
+			}
+		}
+		if (c->i == c->n)
+			continue;			/* at its end */
+		side[j++] = c;
+	}
+	return j;
+}
+
+Size
+cd_key_union_count(CDKeyReader **in, int n)
+{
+	CDKeyReader *top[3];
+	CDCountSide sides[3];
+	CDCountSide *side[3];
+	int			ntop = Min(n, 3);
+	int			k;
+	Size		count = 0;
+	uint32		rounds = 0;
+
+	Assert(n >= 1);
+	/* more than three streams: three unions of them */
+	for (k = 0; k < ntop; k++)
+	{
+		int			from = (int) ((long) n * k / ntop);
+		int			to = (int) ((long) n * (k + 1) / ntop);
+
+		top[k] = cd_key_union(in + from, to - from);
+		sides[k].r = top[k];
+		sides[k].done = false;
+		sides[k].i = sides[k].n = 0;
+		side[k] = &sides[k];
+	}
+
+	k = ntop;
+	while ((k = count_refill(side, k)) >= 2)
+	{
+		/* steps that no side's batch runs out in (one key a side a step) */
+		uint32		steps = side[0]->n - side[0]->i;
+		uint32		s;
+		Size		ia = side[0]->i,
+					ib = side[1]->i;
+		const uint64 *a = side[0]->buf;
+		const uint64 *b = side[1]->buf;
+
+		steps = Min(steps, side[1]->n - side[1]->i);
+		if (k == 3)
+		{
+			Size		ic = side[2]->i;
+			const uint64 *c = side[2]->buf;
+
+			steps = Min(steps, side[2]->n - side[2]->i);
+			for (s = 0; s < steps; s++)
+			{
+				uint64		x = a[ia],
+							y = b[ib],
+							z = c[ic];
+
+				/* each side whose head is the smallest advances */
+				ia += (x <= y) & (x <= z);
+				ib += (y <= x) & (y <= z);
+				ic += (z <= x) & (z <= y);
+			}
+			side[2]->i = (uint32) ic;
+		}
+		else
+		{
+			for (s = 0; s < steps; s++)
+			{
+				uint64		x = a[ia],
+							y = b[ib];
+
+				ia += (x <= y);
+				ib += (y <= x);
+			}
+		}
+		side[0]->i = (uint32) ia;
+		side[1]->i = (uint32) ib;
+		count += steps;
+		if ((++rounds & 0x3FF) == 0)
+			CHECK_FOR_INTERRUPTS();
+	}
+	if (k == 1)
+		count += side[0]->n - side[0]->i +
+			(side[0]->done ? 0 : cd_key_reader_drain_count(side[0]->r));
+
+	for (k = 0; k < ntop; k++)
+		cd_key_union_free(top[k]);
+	return count;
 }

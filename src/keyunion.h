@@ -61,4 +61,10 @@ cd_key_merge_steps(const uint64 *a, uint32 *ia, const uint64 *b, uint32 *ib,
 /* The keys left in a fixed-width reader, read to its end. */
 extern Size cd_key_reader_drain_count(CDKeyReader *r);
 
+/*
+ * The number of keys in the union of the n readers in (n >= 1), each read
+ * to its end: counted as they are merged, without writing the union.
+ */
+extern Size cd_key_union_count(CDKeyReader **in, int n);
+
 #endif							/* CD_KEYUNION_H */

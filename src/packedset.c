@@ -1182,11 +1182,8 @@ packed_count(const CDSet *set)
 		CDKeyReader in[CD_PACKED_MAX_RUNS + 1];
 		CDKeyReader *pin[CD_PACKED_MAX_RUNS + 1];
 		CDUnpacker	unp[CD_PACKED_MAX_RUNS + 1];
-		CDKeyReader *u;
 
-		u = cd_key_union(pin, own_and_run_readers(ps, in, pin, unp));
-		base = cd_key_reader_drain_count(u);
-		cd_key_union_free(u);
+		base = cd_key_union_count(pin, own_and_run_readers(ps, in, pin, unp));
 	}
 	if (base > CD_SET_MAX_KEYS)
 		cd_error_group_too_large(CD_SET_MAX_KEYS, width);
@@ -1316,6 +1313,57 @@ packed_reader(const CDSet *set, CDKeyReader *r)
 }
 
 /*
+ * A block's bytes are keypack.h's form of it without its head (packedset.h),
+ * except that a block of one key (the last) has a b byte here and none
+ * there: a serialized state is the blocks with their heads put back, in
+ * big-endian order.  A lazy set's keys are not checked yet: they go through
+ * the reader, which checks them.
+ */
+static bool
+packed_packed_form(const CDSet *set, Size *bytes)
+{
+	const CDPackedSet *ps = as_packed_c(set);
+	uint32		nblocks = nblocks_of(ps->nsorted);
+
+	Assert(set->nall == set->nsorted && ps->nruns == 0);
+	if (ps->lazy)
+		return false;
+	*bytes = ps->data_len + (Size) nblocks * ps->extra;
+	if (nblocks > 0 && block_len(ps->nsorted, nblocks - 1) == 1)
+		(*bytes)--;
+	return true;
+}
+
+static void
+packed_write_packed(const CDSet *set, StringInfo buf)
+{
+	const CDPackedSet *ps = as_packed_c(set);
+	int			width = ps->extra;
+	uint32		nblocks = nblocks_of(ps->nsorted);
+	uint8	   *out;
+	uint32		bi;
+
+	enlargeStringInfo(buf, (int) (ps->data_len + (Size) nblocks * width));
+	out = (uint8 *) buf->data + buf->len;
+	for (bi = 0; bi < nblocks; bi++)
+	{
+		uint64		head = ps->index[bi].head;
+		Size		from = ps->index[bi].offset;
+		Size		to = bi + 1 < nblocks ? ps->index[bi + 1].offset : ps->data_len;
+		int			j;
+
+		for (j = width - 1; j >= 0; j--)
+			*out++ = (uint8) (head >> (8 * j));
+		if (block_len(ps->nsorted, bi) == 1)
+			continue;			/* no b byte in keypack.h's form */
+		memcpy(out, ps->data + from, to - from);
+		out += to - from;
+	}
+	buf->len = (char *) out - buf->data;
+	buf->data[buf->len] = '\0';
+}
+
+/*
  * The writer of build: whole blocks are encoded as they fill; the last,
  * short one stays in the tail (sorted, but merged by the next compaction
  * like any tail).
@@ -1405,6 +1453,8 @@ const CDSetOps cd_packed_set_ops = {
 	.merge = packed_merge,
 	.copy = packed_copy,
 	.reader = packed_reader,
+	.packed_form = packed_packed_form,
+	.write_packed = packed_write_packed,
 	.build = packed_build,
 	.memory_size = packed_memory_size,
 	.used_bytes = packed_used_bytes,

@@ -103,8 +103,8 @@ send_values(void *arg)
 }
 
 /* Begin a state of n keys of kt taking about keybytes: its header. */
-static void
-write_header(StringInfo buf, const CDKeyType *kt, uint32 n, Size keybytes)
+void
+cd_state_begin(StringInfo buf, const CDKeyType *kt, uint32 n, Size keybytes)
 {
 	/* refuse before allocating */
 	if (keybytes > CD_SERIAL_MAX_SIZE - 4 * NAMEDATALEN - 8)
@@ -118,18 +118,13 @@ write_header(StringInfo buf, const CDKeyType *kt, uint32 n, Size keybytes)
 	cd_send_type_ref(buf, kt->typid);
 	cd_send_collation_ref(buf, kt->collation);
 	pq_sendint32(buf, n);
+	enlargeStringInfo(buf, (int) keybytes);
 }
 
 bytea *
-cd_state_write_packed_bytes(const CDKeyType *kt, uint32 n, const char *keys,
-							Size len)
+cd_state_end(StringInfo buf)
 {
-	StringInfoData buf;
-
-	Assert(kt->encoding == CD_KEY_BYTES);
-	write_header(&buf, kt, n, len);
-	appendBinaryStringInfo(&buf, keys, (int) len);
-	return pq_endtypsend(&buf);
+	return pq_endtypsend(buf);
 }
 
 bytea *
@@ -147,18 +142,12 @@ cd_state_write(const CDKeyType *kt, CDValueIO *vio, CDKeyReader *r)
 	else
 		keybytes = (Size) n * 4;	/* at least each value's length */
 	r->pos = 0;
-	write_header(&buf, kt, n, keybytes);
+	cd_state_begin(&buf, kt, n, keybytes);
 
 	if (kt->width > 0)
-	{
-		enlargeStringInfo(&buf, (int) keybytes);
 		cd_pack_fixed(&buf, r, kt->width);
-	}
 	else if (kt->encoding == CD_KEY_BYTES)
-	{
-		enlargeStringInfo(&buf, (int) keybytes);
 		cd_pack_bytes(&buf, r);
-	}
 	else
 	{
 		SendArgs	args = {&buf, kt, vio, r};
@@ -167,11 +156,11 @@ cd_state_write(const CDKeyType *kt, CDValueIO *vio, CDKeyReader *r)
 	}
 	elog(DEBUG2, "count_distinct: %u keys of %d bytes serialized into %d bytes",
 		 n, kt->width, buf.len);
-	return pq_endtypsend(&buf);
+	return cd_state_end(&buf);
 }
 
 /*
- * The references (len bytes at refs) must be the ones write_header writes
+ * The references (len bytes at refs) must be the ones cd_state_begin writes
  * for typid and collation: a built-in type or collation goes by its OID,
  * so naming one (pg_catalog.int4) would be a second form of the same state.
  */

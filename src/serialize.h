@@ -29,11 +29,15 @@ extern bytea *cd_state_write(const CDKeyType *kt, CDValueIO *vio,
 							 CDKeyReader *r);
 
 /*
- * The same for n byte keys (CD_KEY_BYTES) already in keypack.h's byte form
- * (len bytes at keys, exactly what cd_pack_bytes writes for them).
+ * The same, written by the caller from keys it holds in keypack.h's form
+ * already (a front-coded or packed set's sorted part: copied, not decoded):
+ * cd_state_begin starts buf with the header of n keys of kt that take
+ * keybytes (ERROR when the state would exceed 1 GB), the caller appends
+ * exactly those bytes, and cd_state_end returns the state.
  */
-extern bytea *cd_state_write_packed_bytes(const CDKeyType *kt, uint32 n,
-										  const char *keys, Size len);
+extern void cd_state_begin(StringInfo buf, const CDKeyType *kt, uint32 n,
+						   Size keybytes);
+extern bytea *cd_state_end(StringInfo buf);
 
 /*
  * What deserialization remembers between calls of one call site (may be

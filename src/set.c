@@ -108,18 +108,24 @@ cd_set_output_datums(CDSet *set, uint32 *n)
 bytea *
 cd_set_serialize(CDSet *set, CDValueIO *vio)
 {
+	const CDSetOps *ops = cd_set_ops(set);
 	CDKeyReader r;
+	Size		bytes;
 
 	cd_set_compact(set);
-	/* a front-coded set's keys are already in the serialized form */
-	if (set->kind == CD_SET_FRONT)
+	/* keys already in the serialized form are copied */
+	if (ops->packed_form != NULL && ops->packed_form(set, &bytes))
 	{
-		const CDFrontSet *fs = (const CDFrontSet *) set;
+		StringInfoData buf;
+		int			start PG_USED_FOR_ASSERTS_ONLY;
 
-		return cd_state_write_packed_bytes(set->kt, set->nsorted, fs->packed,
-										   fs->packedbytes);
+		cd_state_begin(&buf, set->kt, set->nsorted, bytes);
+		start = buf.len;
+		ops->write_packed(set, &buf);
+		Assert((Size) (buf.len - start) == bytes);
+		return cd_state_end(&buf);
 	}
-	cd_set_ops(set)->reader(set, &r);
+	ops->reader(set, &r);
 	return cd_state_write(set->kt, vio, &r);
 }
 

@@ -32,6 +32,8 @@
 
 #include "postgres.h"
 
+#include "lib/stringinfo.h"
+
 #include "alloc.h"
 #include "key.h"
 #include "keystream.h"
@@ -128,6 +130,14 @@ typedef struct CDSetOps
 	CDSet	   *(*copy) (CDSet *set, MemoryContext mcxt);
 	/* a reader of the sorted keys of a compacted set */
 	void		(*reader) (const CDSet *set, CDKeyReader *r);
+	/*
+	 * Optional (NULL: never).  Does a compacted set hold its sorted keys in
+	 * keypack.h's form, so that a serialized state copies them instead of
+	 * decoding and encoding them again?  If so, sets *bytes to their size;
+	 * write_packed then appends exactly those bytes to buf.
+	 */
+	bool		(*packed_form) (const CDSet *set, Size *bytes);
+	void		(*write_packed) (const CDSet *set, StringInfo buf);
 	/*
 	 * A new, empty set in mcxt with room for n keys taking about bytes
 	 * (variable-size keys: a hint), and a writer that fills it with sorted

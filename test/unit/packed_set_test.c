@@ -393,6 +393,18 @@ one_case(long it)
 	}
 	ser = cd_set_serialize(s, NULL);
 	{
+		/* the blocks copied: byte for byte what the encoder writes */
+		CDKeyReader r;
+		bytea	   *enc;
+
+		cd_set_ops(s)->reader(s, &r);
+		enc = cd_state_write(&kt, NULL, &r);
+		report(VARSIZE(enc) == VARSIZE(ser) &&
+			   memcmp(enc, ser, VARSIZE(ser)) == 0,
+			   "serialized blocks: the encoder's bytes", width, it);
+		pfree(enc);
+	}
+	{
 		StringInfoData buf;
 		CDStateHeader h;
 		CDSet	   *d;
