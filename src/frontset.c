@@ -401,6 +401,243 @@ cd_front_add_key(CDSet *set, const char *key, Size len)
 }
 
 /* ----------------------------------------------------------------
+ *		Runs (frontset.h)
+ * ----------------------------------------------------------------
+ */
+
+static void front_reader(const CDSet *set, CDKeyReader *r);
+static void reader_free(CDKeyReader *r);
+
+/* Free a set that has a context of its own, its runs with it. */
+static void
+free_own(CDFrontSet *fs)
+{
+	Assert(fs->own_cxt != NULL);
+	/* its runs' contexts are children of it */
+	MemoryContextDelete(fs->own_cxt);
+}
+
+/* Merge the runs into the sorted part, one after the other, and free them. */
+static void
+fold_runs(CDFrontSet *fs)
+{
+	Size		ntail = fs->nall - fs->nsorted;
+	uint32		nruns = fs->nruns;
+	uint32		i;
+
+	fs->nruns = 0;
+	for (i = 0; i < nruns; i++)
+	{
+		CDFrontSet *run = fs->runs[i];
+		CDKeyReader r;
+
+		front_reader((CDSet *) run, &r);
+		(void) merge_into(fs, &r, run->rawbytes +
+						  (Size) run->nsorted * CD_FRONT_ENTRY_SLACK);
+		reader_free(&r);
+		free_own(run);
+	}
+	fs->nall = fs->nsorted + ntail;
+}
+
+/* One stream of a count_union: a sorted part's decoder or the sorted tail. */
+typedef struct UnionStream
+{
+	const CDSortedEntries *e;	/* the tail's sorted entries, or NULL: */
+	FrontDecoder d;				/* a sorted part's keys */
+	Size		next;			/* e's next item */
+	const char *key;			/* the head */
+	Size		len;
+	Size		lcp;			/* what it shares with the last key counted */
+	bool		done;			/* past its last key */
+} UnionStream;
+
+/* The stream's next key as its head; false at its end. */
+static inline bool
+stream_next(UnionStream *s)
+{
+	if (s->e == NULL)
+	{
+		s->key = decoder_next(&s->d, &s->len);
+		return s->key != NULL;
+	}
+	if (s->next >= s->e->n)
+		return false;
+	cd_prefetch_item_key(s->e->items, s->next, s->e->n);
+	s->key = s->e->items[s->next].key;
+	s->len = s->e->items[s->next].len;
+	s->next++;
+	return true;
+}
+
+static void
+stream_free(UnionStream *s)
+{
+	if (s->e == NULL)
+		decoder_free(&s->d);
+}
+
+/*
+ * The number of keys in the sorted part, the runs and the tail (its sorted,
+ * distinct entries e, or NULL): one k-way merge of their streams.
+ *
+ * Each head is above the last key counted, L, and shares lcp bytes with
+ * it; a head that shares more with L than another is the smaller (at the
+ * first byte where the other differs from L, it has L's byte and the other
+ * a greater one).  So only the heads that share the most with L are
+ * compared, from there on.  A head that is the smallest is counted as L and
+ * its stream advances; the next key of a front-coded stream shares with it
+ * what its front coding says; heads not compared keep what they share with
+ * L (L and the new one agree past it).
+ */
+static Size
+count_union(const CDFrontSet *fs, const CDSortedEntries *e)
+{
+	UnionStream st[CD_FRONT_MAX_RUNS + 2];
+	int			k = 0;
+	int			i;
+	uint32		r;
+	Size		count = 0;
+
+	for (r = 0; r <= fs->nruns + (e != NULL); r++)
+	{
+		UnionStream *s = &st[k];
+
+		memset(s, 0, sizeof(UnionStream));
+		if (r <= fs->nruns)
+		{
+			const CDFrontSet *src = r == 0 ? fs : fs->runs[r - 1];
+
+			Assert(r == 0 || src->nruns == 0);
+			decoder_init(&s->d, src->packed, 0, src->packedbytes);
+		}
+		else
+			s->e = e;
+		if (stream_next(s))
+			k++;
+		else
+			stream_free(s);
+	}
+	while (k > 1)
+	{
+		Size		most = 0;
+		int			m = -1;
+		uint32		eq = 0;		/* the heads equal to st[m]'s */
+		const char *last;
+		Size		lastlen;
+		Size		lcp;
+
+		for (i = 0; i < k; i++)
+			most = Max(most, st[i].lcp);
+		for (i = 0; i < k; i++)
+		{
+			int			c;
+
+			if (st[i].lcp != most)
+				continue;		/* above the heads that share the most */
+			c = m < 0 ? -1 :
+				cd_bytes_compare_from(st[i].key, st[i].len, st[m].key,
+									  st[m].len, most, &lcp);
+			if (c < 0)
+			{
+				m = i;
+				eq = 0;
+			}
+			if (c <= 0)
+				eq |= (uint32) 1 << i;
+		}
+
+		/* st[m]'s head is the next key counted: L */
+		last = st[m].key;
+		lastlen = st[m].len;
+		for (i = 0; i < k; i++)
+		{
+			UnionStream *s = &st[i];
+
+			if ((eq & ((uint32) 1 << i)) == 0)
+			{
+				if (s->lcp == most)
+					s->lcp = cd_bytes_common_prefix(s->key, s->len, last,
+													lastlen, most);
+			}
+			else if (!stream_next(s))
+				s->done = true;
+			else if (s->e == NULL)
+				s->lcp = s->d.shared;	/* what it shares with L */
+			else
+				s->lcp = cd_bytes_common_prefix(s->key, s->len, last,
+												lastlen, 0);
+		}
+		/* the streams at their end: the last one takes their place */
+		for (i = k - 1; i >= 0; i--)
+		{
+			if (st[i].done)
+			{
+				stream_free(&st[i]);
+				st[i] = st[--k];
+			}
+		}
+		if ((++count & 0xFFFF) == 0)
+			CHECK_FOR_INTERRUPTS();
+	}
+	if (k == 1)
+	{
+		do
+			count++;
+		while (stream_next(&st[0]));
+		stream_free(&st[0]);
+	}
+	return count;
+}
+
+/* Make src (cd_front_takeable) a run of fs. */
+static void
+add_run(CDFrontSet *fs, CDFrontSet *src)
+{
+	front_compact((CDSet *) src);
+	if (src->nsorted == 0)
+	{
+		free_own(src);
+		return;
+	}
+	if (fs->nruns == CD_FRONT_MAX_RUNS)
+		fold_runs(fs);
+	MemoryContextSetParent(src->own_cxt, fs->mcxt);
+	fs->runs[fs->nruns++] = src;
+}
+
+void
+cd_front_free(CDSet *set)
+{
+	CDFrontSet *fs = as_front(set);
+	uint32		i;
+
+	for (i = 0; i < fs->nruns; i++)
+		free_own(fs->runs[i]);
+	if (fs->own_cxt)
+	{
+		/* everything else is in it */
+		MemoryContextDelete(fs->own_cxt);
+		return;
+	}
+	if (fs->packed)
+		pfree(fs->packed);
+	if (fs->tail)
+		pfree(fs->tail);
+	if (fs->last)
+		pfree(fs->last);
+	pfree(fs);
+}
+
+CDSet *
+cd_front_take(CDSet *set, MemoryContext mcxt)
+{
+	Assert(cd_front_takeable(set));
+	MemoryContextSetParent(as_front(set)->own_cxt, mcxt);
+	return set;
+}
+
+/* ----------------------------------------------------------------
  *		Operations
  * ----------------------------------------------------------------
  */
@@ -460,6 +697,7 @@ front_compact(CDSet *set)
 		fs->last = NULL;
 		fs->lastlen = fs->lastroom = 0;
 	}
+	fold_runs(fs);
 	if (ntail == 0)
 		return;
 	cd_sort_entries(set->kt, fs->tail, 0, fs->tailbytes, ntail, false, &e);
@@ -491,6 +729,22 @@ front_count(const CDSet *set)
 	bool		below = false;	/* k's predecessor was below item i ... */
 	Size		lcp = 0;		/* ... and shared this much with it */
 
+	if (fs->nruns > 0)
+	{
+		/* the runs (and the tail) merged as they are read */
+		bool		tail = fs->nall > fs->nsorted;
+		Size		n;
+
+		if (tail)
+			cd_sort_entries(set->kt, fs->tail, 0, fs->tailbytes,
+							fs->nall - fs->nsorted, false, &e);
+		n = count_union(fs, tail ? &e : NULL);
+		if (tail)
+			cd_entries_free(&e);
+		if (n > CD_SET_MAX_KEYS)
+			cd_error_group_too_large(CD_SET_MAX_KEYS, 0);
+		return (uint32) n;
+	}
 	if (fs->nall == fs->nsorted)
 		return fs->nsorted;
 	cd_sort_entries(set->kt, fs->tail, 0, fs->tailbytes,
@@ -531,9 +785,6 @@ front_count(const CDSet *set)
  * the tail (as in varset.c), a larger one's are merged with the sorted
  * part in one pass.
  */
-static void front_reader(const CDSet *set, CDKeyReader *r);
-static void reader_free(CDKeyReader *r);
-
 static CDSet *
 front_merge(CDSet *d, CDSet *s, CDAlloc *alloc)
 {
@@ -543,6 +794,13 @@ front_merge(CDSet *d, CDSet *s, CDAlloc *alloc)
 	Size		srcbytes;
 
 	Assert(s->kind == CD_SET_FRONT || s->kind == CD_SET_VAR);
+	if (cd_front_takeable(s) &&
+		!cd_merge_by_append(ops->used_bytes(s), dst->rawbytes + dst->tailbytes))
+	{
+		/* a large partial state: kept as it is, merged later or never */
+		add_run(dst, as_front(s));
+		return d;
+	}
 	ops->compact(s);
 	srcbytes = ops->used_bytes(s);
 	ops->reader(s, &r);
@@ -563,6 +821,9 @@ front_merge(CDSet *d, CDSet *s, CDAlloc *alloc)
 	}
 	if (s->kind == CD_SET_FRONT)
 		reader_free(&r);
+	/* a set of its own is consumed either way (set.h: cd_set_merge) */
+	if (cd_front_takeable(s))
+		free_own(as_front(s));
 	return d;
 }
 
@@ -608,7 +869,7 @@ front_reader(const CDSet *set, CDKeyReader *r)
 	const CDFrontSet *fs = as_front_c(set);
 	FrontDecoder *d = palloc(sizeof(FrontDecoder));
 
-	Assert(set->nall == set->nsorted);
+	Assert(set->nall == set->nsorted && fs->nruns == 0);
 	decoder_init(d, fs->packed, 0, fs->packedbytes);
 	cd_key_reader_init(r, d, set->nsorted, NULL, read_bytes);
 }
@@ -617,7 +878,7 @@ front_reader(const CDSet *set, CDKeyReader *r)
 static bool
 front_packed_form(const CDSet *set, Size *bytes)
 {
-	Assert(set->nall == set->nsorted);
+	Assert(set->nall == set->nsorted && as_front_c(set)->nruns == 0);
 	*bytes = as_front_c(set)->packedbytes;
 	return true;
 }
@@ -692,8 +953,13 @@ static Size
 front_memory_size(const CDSet *set)
 {
 	const CDFrontSet *fs = as_front_c(set);
+	Size		size = sizeof(CDFrontSet) + fs->packedroom + fs->tailroom +
+		fs->lastroom;
+	uint32		i;
 
-	return sizeof(CDFrontSet) + fs->packedroom + fs->tailroom + fs->lastroom;
+	for (i = 0; i < fs->nruns; i++)
+		size += front_memory_size((const CDSet *) fs->runs[i]);
+	return size;
 }
 
 /* In bytes of entries (varentry.h), as a variable-size set counts them. */
@@ -809,7 +1075,9 @@ CDSet *
 cd_front_from_state(StringInfo buf, const CDKeyType *kt, uint32 n,
 					MemoryContext mcxt)
 {
-	CDFrontSet *fs = create_empty(kt, mcxt);
+	MemoryContext own = AllocSetContextCreate(mcxt, "count_distinct front-coded set",
+											  ALLOCSET_SMALL_SIZES);
+	CDFrontSet *fs = create_empty(kt, own);
 	CDKeyWriter w;
 	int			start = buf->cursor;
 	Size		len;
@@ -820,7 +1088,8 @@ cd_front_from_state(StringInfo buf, const CDKeyType *kt, uint32 n,
 	Assert(fs->nsorted == n);
 	/* the checked bytes are the canonical form: this set's sorted part */
 	len = buf->cursor - start;
-	fs->packed = alloc_huge(mcxt, len);
+	fs->own_cxt = own;
+	fs->packed = alloc_huge(own, len);
 	fs->packedroom = Max(len, 1);
 	memcpy(fs->packed, buf->data + start, len);
 	fs->packedbytes = len;

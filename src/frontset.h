@@ -40,10 +40,17 @@
 #define CD_FRONT_ALWAYS		0
 #endif
 
+/* the most runs a front-coded set keeps (see "Runs" below) */
+#define CD_FRONT_MAX_RUNS	8
+
 typedef struct CDFrontSet
 {
 	CD_SET_HEADER_FIELDS;		/* extra: unused */
 	MemoryContext mcxt;			/* where the arrays below live */
+	MemoryContext own_cxt;		/* mcxt, when the set has a context of its
+								 * own (cd_front_from_state), else NULL */
+	uint32		nruns;			/* other sets' keys, not merged yet: */
+	struct CDFrontSet *runs[CD_FRONT_MAX_RUNS];
 	char	   *packed;			/* the sorted keys, front-coded */
 	Size		packedbytes;
 	Size		packedroom;		/* allocated for them */
@@ -80,13 +87,43 @@ extern CDSet *cd_front_from_set(CDSet *set, CDAlloc *alloc);
 extern bool cd_front_state_pays_off(const char *keys, Size len, uint32 n);
 
 /*
- * A front-coded set in mcxt holding the n keys of a serialized state at
- * buf's cursor (which moves past them): they are decoded and checked, then
- * their bytes, which are the same canonical form, are copied as the sorted
- * part.  ERROR on anything invalid.
+ * A front-coded set, in a context of its own under mcxt, holding the n
+ * keys of a serialized state at buf's cursor (which moves past them): they
+ * are decoded and checked, then their bytes, which are the same canonical
+ * form, are copied as the sorted part.  ERROR on anything invalid.
  */
 extern CDSet *cd_front_from_state(StringInfo buf, const CDKeyType *kt,
 								  uint32 n, MemoryContext mcxt);
+
+/*
+ * Runs, as in packed sets (packedset.h).  A front-coded set that
+ * cd_front_from_state built (a partial state from a parallel worker) has a
+ * memory context of its own, so a combine function takes it over instead
+ * of copying it: as the group's state (cd_front_take), or, when it is
+ * large, as a run of another front-coded set (front_merge): its sorted keys
+ * are kept as they are, and the set's keys are its own and its runs'.
+ * Counting reads them all in one k-way merge without writing anything; a
+ * compaction (which everything but a count and a merge into the set starts
+ * with), or more than CD_FRONT_MAX_RUNS runs, merges them into the set's
+ * sorted part.
+ */
+
+/* May set be taken over whole (cd_front_take)? */
+static inline bool
+cd_front_takeable(const CDSet *set)
+{
+	return set->kind == CD_SET_FRONT &&
+		((const CDFrontSet *) set)->own_cxt != NULL;
+}
+
+/*
+ * Move set (cd_front_takeable) into mcxt, without copying: its context
+ * becomes a child of mcxt.  The caller must not keep another reference.
+ */
+extern CDSet *cd_front_take(CDSet *set, MemoryContext mcxt);
+
+/* Free a front-coded set, its runs and its buffers. */
+extern void cd_front_free(CDSet *set);
 
 /* Add one key of len bytes to the set (any size, unsorted). */
 extern void cd_front_add_key(CDSet *set, const char *key, Size len);

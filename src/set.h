@@ -19,6 +19,7 @@
 #include "postgres.h"
 
 #include "fixedset.h"
+#include "frontset.h"
 #include "packedset.h"
 #include "set_header.h"
 #include "serialize.h"
@@ -96,6 +97,8 @@ cd_set_take(CDSet *set, MemoryContext mcxt)
 {
 	if (cd_packed_takeable(set))
 		return cd_packed_take(set, mcxt);
+	if (cd_front_takeable(set))
+		return cd_front_take(set, mcxt);
 	return cd_set_copy(set, mcxt);
 }
 

@@ -781,19 +781,11 @@ bytes_check_output(CDSet *s, const BKey *want, size_t n)
 static void
 bytes_free_set(CDSet *s)
 {
-	if (s->kind == CD_SET_FRONT)
-	{
-		CDFrontSet *fs = (CDFrontSet *) s;
-
-		if (fs->packed)
-			pfree(fs->packed);
-		if (fs->tail)
-			pfree(fs->tail);
-		if (fs->last)
-			pfree(fs->last);
-	}
 	CHECK(!(s->flags & CD_SET_IN_SLOT), "a set of byte keys in a slot");
-	pfree(s);
+	if (s->kind == CD_SET_FRONT)
+		cd_front_free(s);
+	else
+		pfree(s);
 }
 
 /*
@@ -1004,6 +996,7 @@ fuzz_bytes(CDSet *a, const uint8_t *data, size_t size, size_t hdr, size_t n)
 	CDSet	   *u1;
 	CDSet	   *u2;
 	CDSet	   *a2;
+	bool		a2_consumed;
 	CDSet	   *r;
 	bytea	   *ser;
 	bytea	   *ser2;
@@ -1069,14 +1062,16 @@ fuzz_bytes(CDSet *a, const uint8_t *data, size_t size, size_t hdr, size_t n)
 	bytes_check_set(b, bref, nb, "B after a merge");
 
 	/*
-	 * as a combine function merges a deserialized state: sets of byte keys
-	 * are read, not taken over, so a2 is not consumed
+	 * as a combine function merges a deserialized state, which a large one
+	 * is consumed by (frontset.h: runs), so not a itself
 	 */
 	a2 = must_deserialize((const char *) data, size);
-	CHECK(!cd_packed_takeable(a2), "a set of byte keys taken over");
+	CHECK(!cd_packed_takeable(a2), "a set of byte keys taken over as packed");
+	a2_consumed = cd_front_takeable(a2);
 	u2 = cd_set_merge(cd_set_copy(b, stub_cxt_query), a2, alloc);
 	bytes_check_set(u2, uref, nu, "union B+A");
-	bytes_check_set(a2, aref, na, "A after a merge");
+	if (!a2_consumed)
+		bytes_check_set(a2, aref, na, "A after a merge");
 	bytes_check_output(u1, uref, nu);
 
 	/*
@@ -1105,7 +1100,8 @@ fuzz_bytes(CDSet *a, const uint8_t *data, size_t size, size_t hdr, size_t n)
 	bytes_free_set(u2);
 	bytes_free_set(b);
 	bytes_free_set(a);
-	bytes_free_set(a2);
+	if (!a2_consumed)
+		bytes_free_set(a2);
 	CHECK(stub_live_chunks(stub_cxt_query) == 0 &&
 		  stub_cxt_query->firstchild == NULL, "chunks left behind");
 	CHECK(stub_live_chunks(stub_cxt_fn) == fn_chunks,

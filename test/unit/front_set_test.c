@@ -24,6 +24,9 @@
  * variable-size src small (its keys into the tail) and large (the one-pass
  * merge), variable-size dst + front src (dst converts), variable-size +
  * variable-size) are checked the same way, against the union.  Every case
+ * Partial states combined as a parallel leader combines them (the first
+ * taken over, large front-coded ones kept as runs, counted by a k-way merge,
+ * merged past CD_FRONT_MAX_RUNS and by a compaction) are checked too.
  * must leave no chunk behind, and counting, compaction and adding rows
  * none in the current context.
  *
@@ -59,6 +62,8 @@ static size_t cur_n = 0;
 static long n_front_by_rows = 0;	/* sets that turned front-coded by adds */
 static long n_var_by_rows = 0;
 static long merges[2][2][2];	/* [dst front][src front][by append] */
+static long n_runs = 0;			/* combines that kept a state as a run */
+static long n_taken = 0;		/* states taken over whole */
 
 static uint64
 next_random(void)
@@ -472,17 +477,8 @@ static void
 free_set(CDSet *s)
 {
 	if (s->kind == CD_SET_FRONT)
-	{
-		CDFrontSet *fs = (CDFrontSet *) s;
-
-		if (fs->packed)
-			pfree(fs->packed);
-		if (fs->tail)
-			pfree(fs->tail);
-		if (fs->last)
-			pfree(fs->last);
-	}
-	if (!(s->flags & CD_SET_IN_SLOT))
+		cd_front_free(s);
+	else if (!(s->flags & CD_SET_IN_SLOT))
 		pfree(s);
 }
 
@@ -680,6 +676,115 @@ round_trip(CDSet *s, const CDKeyType *kt, const Key *want, size_t n)
 	return d;
 }
 
+/*
+ * A partial state of the keys of s, serialized and deserialized in into
+ * (as a deserialization function does, in its per-input context), without
+ * checks.
+ */
+static CDSet *
+state_of(CDSet *s, MemoryContext into)
+{
+	MemoryContext old = MemoryContextSwitchTo(into);
+	bytea	   *ser = cd_set_serialize(s, NULL);
+	StringInfoData buf;
+	CDStateHeader h;
+	CDSet	   *d;
+
+	cd_state_read_header(&buf, VARDATA(ser), VARSIZE(ser) - VARHDRSZ, NULL, &h);
+	d = cd_set_deserialize(&buf, &h, s->kt, NULL);
+	pfree(ser);
+	MemoryContextSwitchTo(old);
+	return d;
+}
+
+/*
+ * Partial states as a parallel plan's workers send them, combined as
+ * count_distinct_combine does: each deserialized in a per-input context
+ * that is deleted after its combine (as nodeAgg resets it), the first
+ * taken over (cd_set_take), the others merged; the large front-coded ones
+ * become runs of the state, counted without a merge, merged past
+ * CD_FRONT_MAX_RUNS and by a compaction.  The rows of l go to k pieces, a
+ * quarter of them to a second piece too.
+ */
+static void
+check_runs(const CDKeyType *kt, const KeyList *l, int k, CDAlloc *alloc)
+{
+	KeyList		piece[12];
+	CDSet	   *state = NULL;
+	size_t		n;
+	Key		   *want = keys_of(l, NULL, &n);
+	bool		had_runs = false;
+	int			j;
+
+	Assert(k >= 1 && k <= 12);
+	n = sort_unique(want, n);
+	for (j = 0; j < k; j++)
+		keys_init(&piece[j]);
+	for (size_t i = 0; i < l->n; i++)
+	{
+		size_t		len;
+		const char *key = keys_key(l, i, &len);
+
+		/* the first piece twice as large: states of both kinds meet */
+		j = next_random() % (k + 1);
+		keys_add(&piece[j == k ? 0 : j], key, len);
+		if (next_random() % 4 == 0)
+			keys_add(&piece[next_random() % k], key, len);
+	}
+	for (j = 0; j < k; j++)
+	{
+		char	   *arena;
+		Datum	   *datums = make_datums(&piece[j], &arena);
+		CDSet	   *p = cd_set_create(kt, alloc);
+		MemoryContext tuple = scratch_context();
+		CDSet	   *d;
+
+		p = add_rows(p, datums, 0, piece[j].n, NULL, alloc, "rows of a piece");
+		d = state_of(p, tuple);
+		free_set(p);
+		free(datums);
+		free(arena);
+		if (state == NULL)
+		{
+			bool		takeable = cd_front_takeable(d);
+
+			state = cd_set_take(d, stub_cxt_query);
+			report_ok(!takeable || state == d, "a front-coded state taken, not copied");
+			n_taken += takeable;
+		}
+		else
+		{
+			MemoryContext old = MemoryContextSwitchTo(tuple);
+			uint32		before = state->kind == CD_SET_FRONT ?
+				((CDFrontSet *) state)->nruns : 0;
+
+			state = cd_set_merge(state, d, alloc);
+			MemoryContextSwitchTo(old);
+			if (state->kind == CD_SET_FRONT &&
+				((CDFrontSet *) state)->nruns > before)
+				n_runs++;
+		}
+		MemoryContextDelete(tuple);
+		if (state->kind == CD_SET_FRONT && ((CDFrontSet *) state)->nruns > 0)
+		{
+			had_runs = true;
+			report_ok(((CDFrontSet *) state)->nruns <= CD_FRONT_MAX_RUNS,
+					  "at most CD_FRONT_MAX_RUNS runs");
+		}
+		keys_free(&piece[j]);
+	}
+	if (state != NULL)
+	{
+		/* counted through the runs, then compacted and read */
+		report(check_set(state, want, n),
+			   had_runs ? "combined partial states, with runs" :
+			   "combined partial states");
+		free_set(state);
+	}
+	report_ok(stub_cxt_query->firstchild == NULL, "no context left behind");
+	free(want);
+}
+
 /* The output Datums: the keys as bytea values, in order. */
 static const char *
 check_output(CDSet *s, const Key *want, size_t n)
@@ -738,6 +843,9 @@ check_merge(CDSet *dst, CDSet *src, const Key *want, size_t n,
 	append = cd_set_ops(src)->used_bytes(src) * 16 <=
 		cd_set_ops(d)->used_bytes(d);
 	merges[dfront][sfront][append]++;
+	/* a deserialized front-coded state is consumed: merge a fresh one */
+	if (cd_front_takeable(src))
+		src = state_of(src, stub_cxt_query);
 	old = MemoryContextSwitchTo(scratch);
 	u = cd_set_merge(d, src, alloc);
 	MemoryContextSwitchTo(old);
@@ -852,8 +960,10 @@ check_lists(const CDKeyType *kt, const KeyList *a, const KeyList *b,
 	check_merge(va, vb, wu, nu, alloc, "variable-size + variable-size");
 	check_merge(sa, sb, wu, nu, alloc, "sets of rows");
 
-	/* a merged front-coded set takes more rows */
-	s = cd_set_merge(cd_set_copy(fa, stub_cxt_query), vb, alloc);
+	/* a merged front-coded set takes more rows (a fresh vb is consumed) */
+	s = cd_set_merge(cd_set_copy(fa, stub_cxt_query),
+					 cd_front_takeable(vb) ? state_of(vb, stub_cxt_query) : vb,
+					 alloc);
 	s = add_rows(s, db, 0, b->n, NULL, alloc, "rows of b, into a merged set");
 	s = add_rows(s, da, 0, Min(a->n, 100), NULL, alloc,
 				 "rows of a, into a merged set");
@@ -930,6 +1040,7 @@ one_case(long it)
 	report_ok(kt.encoding == CD_KEY_BYTES && kt.width == 0 && kt.codec == NULL,
 			  "bytea: byte keys");
 	check_lists(&kt, &a, &b, test_alloc(hash));
+	check_runs(&kt, &a, 1 + (int) (it % 12), test_alloc(hash));
 	keys_free(&a);
 	keys_free(&b);
 	keys_free(&sh->pool);
@@ -1056,15 +1167,19 @@ main(int argc, char **argv)
 				  "front + variable-size merged in one pass and by append");
 		report_ok(merges[0][1][0] + merges[0][1][1] > 0,
 				  "variable-size + front merged");
+		report_ok(n_taken > 0 && n_runs > 0,
+				  "front-coded states taken over and kept as runs");
 	}
 	printf("%s: front set, %ld cases, %ld checks passed, %ld failed "
 		   "(sets of rows front-coded: %ld, variable-size: %ld; merges "
 		   "front+front %ld/%ld, front+var %ld/%ld, var+front %ld/%ld, "
-		   "var+var %ld/%ld, one pass/by append)\n",
+		   "var+var %ld/%ld, one pass/by append; states taken %ld, "
+		   "kept as runs %ld)\n",
 		   failed ? "FAIL" : "ok", cases, passed, failed,
 		   n_front_by_rows, n_var_by_rows,
 		   merges[1][1][0], merges[1][1][1], merges[1][0][0], merges[1][0][1],
-		   merges[0][1][0], merges[0][1][1], merges[0][0][0], merges[0][0][1]);
+		   merges[0][1][0], merges[0][1][1], merges[0][0][0], merges[0][0][1],
+		   n_taken, n_runs);
 	printf("%d passed, %d failed\n", failed ? 0 : 1, failed ? 1 : 0);
 	return failed > 0;
 }
