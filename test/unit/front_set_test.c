@@ -23,12 +23,12 @@
  * overlapping keys in every kind combination (front + front, front dst +
  * variable-size src small (its keys into the tail) and large (the one-pass
  * merge), variable-size dst + front src (dst converts), variable-size +
- * variable-size) are checked the same way, against the union.  Every case
- * Partial states combined as a parallel leader combines them (the first
+ * variable-size) are checked the same way, against the union, and so are
+ * partial states combined as a parallel leader combines them (the first
  * taken over, large front-coded ones kept as runs, counted by a k-way merge,
- * merged past CD_FRONT_MAX_RUNS and by a compaction) are checked too.
- * must leave no chunk behind, and counting, compaction and adding rows
- * none in the current context.
+ * merged past CD_FRONT_MAX_RUNS and by a compaction).  Every case must
+ * leave no chunk behind, and counting, compaction and adding rows none in
+ * the current context.
  *
  * Built by test/drivers/15-set-keys.sh against the server headers and the
  * fuzz harness's stubs of the server functions (test/fuzz/pgstub.c, with
