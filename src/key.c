@@ -850,15 +850,46 @@ text_check_from(int encoding, const char *key, Size known)
 
 	if (known == 0)
 		return 0;
+	if (encoding == PG_UTF8)
+	{
+		/* the character that holds the last known byte starts at b */
+		b = known - 1;
+		while (b > 0 && ((uint8) key[b] & 0xC0) == 0x80)
+			b--;
+		return b;
+	}
 	if (pg_encoding_max_length(encoding) == 1)
 		return known;
-	if (encoding != PG_UTF8)
-		return 0;
-	/* the character that holds the last known byte starts at b */
-	b = known - 1;
-	while (b > 0 && ((uint8) key[b] & 0xC0) == 0x80)
-		b--;
-	return b;
+	return 0;
+}
+
+/*
+ * Are the n bytes at p ASCII characters other than NUL?  Those are valid in
+ * every server encoding (all extend ASCII), so pg_verify_mbstr need not see
+ * them: 8 bytes at a time (stored sets and partial states of 10M URL-like
+ * texts, where the bytes after a shared prefix are mostly digits: the
+ * encoding check took 5% of a parallel leader's time in pg_verify_mbstr).
+ */
+static inline bool
+all_ascii(const char *p, Size n)
+{
+	const uint64 high = UINT64CONST(0x8080808080808080);
+	const uint64 ones = UINT64CONST(0x0101010101010101);
+	Size		i = 0;
+
+	for (; i + sizeof(uint64) <= n; i += sizeof(uint64))
+	{
+		uint64		w;
+
+		memcpy(&w, p + i, sizeof(w));
+		/* a byte with its high bit set, or a zero byte */
+		if ((w & high) != 0 || ((w - ones) & ~w & high) != 0)
+			return false;
+	}
+	for (; i < n; i++)
+		if ((uint8) ((uint8) p[i] - 1) >= 0x7F)
+			return false;
+	return true;
 }
 
 bool
@@ -876,7 +907,8 @@ cd_varkey_is_valid_after(const CDKeyType *kt, const char *key, Size len,
 		int			encoding = GetDatabaseEncoding();
 		Size		from = text_check_from(encoding, key, known);
 
-		if (!pg_verify_mbstr(encoding, key + from, (int) (len - from), true))
+		if (!all_ascii(key + from, len - from) &&
+			!pg_verify_mbstr(encoding, key + from, (int) (len - from), true))
 			return false;
 	}
 	if (kt->codec != NULL)

@@ -61,5 +61,30 @@ SELECT distinct_set_from_bytes(substring(b FROM 1 FOR length(b) - 3) || '\x0201b
        = distinct_set(ARRAY['aé', 'að']) AS same
 FROM enc_keys;
 DROP TABLE enc_keys;
+-- The bytes checked (from the character the shared prefix ends in) are
+-- taken 8 at a time while they are ASCII other than NUL; anything else goes
+-- to the encoding's check.  Keys 'a1', 'a2'; the second replaced by 'a1'
+-- whole shared (01 01 32 -> 02 0a), then 10 bytes: a NUL or an 0xff in the
+-- first 8 (refused), a NUL last (refused), 9 letters then a lone c3
+-- (refused); ten digits, 8 letters then 'é' (accepted).
+CREATE TABLE enc_keys AS
+SELECT distinct_set_send(distinct_set_agg(v)) AS b, distinct_set_agg(v) AS s
+FROM (VALUES ('a1'), ('a2')) t(v);
+SELECT right(encode(b, 'hex'), 10) AS keys, distinct_set_from_bytes(b) = s AS same
+FROM enc_keys;
+SELECT distinct_set_from_bytes(substring(b FROM 1 FOR length(b) - 3) || '\x020a6162630065666768696a'::bytea)
+FROM enc_keys;
+SELECT distinct_set_from_bytes(substring(b FROM 1 FOR length(b) - 3) || '\x020a6162ff6465666768696a'::bytea)
+FROM enc_keys;
+SELECT distinct_set_from_bytes(substring(b FROM 1 FOR length(b) - 3) || '\x020a61626364656667686900'::bytea)
+FROM enc_keys;
+SELECT distinct_set_from_bytes(substring(b FROM 1 FOR length(b) - 3) || '\x020a616263646566676869c3'::bytea)
+FROM enc_keys;
+SELECT distinct_set_from_bytes(substring(b FROM 1 FOR length(b) - 3) || '\x020a30313233343536373839'::bytea)
+       = distinct_set(ARRAY['a1', 'a10123456789']) AS digits,
+       distinct_set_from_bytes(substring(b FROM 1 FOR length(b) - 3) || '\x020a6162636465666768c3a9'::bytea)
+       = distinct_set(ARRAY['a1', 'a1abcdefghé']) AS letters_then_e
+FROM enc_keys;
+DROP TABLE enc_keys;
 \c :orig_db
 DROP DATABASE cd_encoding;
