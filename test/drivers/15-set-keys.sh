@@ -13,7 +13,10 @@
 #   reader, copies, merges of every kind combination, serialized round
 #   trips, output values) on bytea keys: test/unit/front_set_test.c, built
 #   the same way with a threshold of 256 bytes and front coding always
-#   taken, so that small sets become front-coded too.
+#   taken, so that small sets become front-coded too;
+# - bench/micro.sh's program (bench/micro/set_bench.c) on 300k int4 rows,
+#   with assertions: the count of one set and of 3 partial states
+#   serialized, combined and counted by the leader's path must be right.
 # CD_LONG=1 runs ten times as many random cases.
 set -u
 cd "$(dirname "$0")/../.."
@@ -66,9 +69,30 @@ else
     echo "0 passed, 1 failed" >"$tmp/out3"
 fi
 # one summary line for the programs
+# bench/micro.sh's program on 300k rows, with assertions: its counts (serial,
+# and of 3 partial states combined) must be the rows' distinct values
+if [ -n "$inc" ] && $CC -O2 -g -DUSE_ASSERT_CHECKING -Wall -Werror -Wno-unused-function \
+        -I src -I test/fuzz -I "$inc" -o "$tmp/set_bench" \
+        bench/micro/set_bench.c test/fuzz/pgstub.c \
+        src/packedset.c src/keyunion.c src/fixedset.c src/set.c src/varset.c src/varentry.c src/frontset.c src/policy.c src/sort.c \
+        src/key.c src/errors.c src/serialize.c src/keypack.c src/value_io.c \
+        src/alloc.c src/registry.c 2>"$tmp/build.log"; then
+    if "$tmp/set_bench" 300000 1 >"$tmp/bench.log" 2>&1; then
+        echo "ok: bench/micro/set_bench.c on 300k rows: counts right"
+        echo "1 passed, 0 failed" >"$tmp/out4"
+    else
+        cat "$tmp/bench.log"
+        echo "FAIL: bench/micro/set_bench.c on 300k rows"
+        echo "0 passed, 1 failed" >"$tmp/out4"
+    fi
+else
+    cat "$tmp/build.log"
+    echo "FAIL: could not build bench/micro/set_bench.c"
+    echo "0 passed, 1 failed" >"$tmp/out4"
+fi
 p=0
 f=0
-for o in "$tmp/out1" "$tmp/out2" "$tmp/out3"; do
+for o in "$tmp/out1" "$tmp/out2" "$tmp/out3" "$tmp/out4"; do
     line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$o" | tail -1)
     [ -z "$line" ] && line="0 passed, 1 failed"
     p=$((p + $(echo "$line" | cut -d' ' -f1)))
