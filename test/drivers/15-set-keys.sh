@@ -43,40 +43,35 @@ fi
 "$tmp/set_keys_test" "$n" | tee "$tmp/out1" | grep -vE '^[0-9]+ passed, [0-9]+ failed'
 
 inc=$("$PG_CONFIG" --includedir-server 2>/dev/null)
-# build_stub NAME [FLAGS...]: test/unit/NAME.c with the stubs and the sets
+# build_stub NAME SOURCE [FLAGS...]: SOURCE with the stubs and the sets, as
+# $tmp/NAME, with assertions
 build_stub() {
-    local name=$1
-    shift
+    local name=$1 source=$2
+    shift 2
     [ -n "$inc" ] && $CC -O2 -g -DUSE_ASSERT_CHECKING -Wall -Werror -Wno-unused-function "$@" \
         -I src -I test/fuzz -I "$inc" -o "$tmp/$name" \
-        "test/unit/$name.c" test/fuzz/pgstub.c \
+        "$source" test/fuzz/pgstub.c \
         src/packedset.c src/keyunion.c src/fixedset.c src/set.c src/varset.c src/varentry.c src/frontset.c src/policy.c src/sort.c \
         src/key.c src/errors.c src/serialize.c src/keypack.c src/value_io.c \
         src/alloc.c src/registry.c 2>"$tmp/build.log"
 }
-if ! build_stub packed_set_test; then
+if ! build_stub packed_set_test test/unit/packed_set_test.c; then
     cat "$tmp/build.log"
     echo "FAIL: could not build test/unit/packed_set_test.c (server headers: $PG_CONFIG)"
     echo "0 passed, 1 failed"
     exit 1
 fi
 "$tmp/packed_set_test" "$cases" | tee "$tmp/out2" | grep -vE '^[0-9]+ passed, [0-9]+ failed'
-if build_stub front_set_test -DCD_FRONT_MIN_BYTES=256 -DCD_FRONT_ALWAYS=1; then
+if build_stub front_set_test test/unit/front_set_test.c -DCD_FRONT_MIN_BYTES=256 -DCD_FRONT_ALWAYS=1; then
     "$tmp/front_set_test" "$fcases" | tee "$tmp/out3" | grep -vE '^[0-9]+ passed, [0-9]+ failed'
 else
     cat "$tmp/build.log"
     echo "FAIL: could not build test/unit/front_set_test.c (server headers: $PG_CONFIG)"
     echo "0 passed, 1 failed" >"$tmp/out3"
 fi
-# one summary line for the programs
 # bench/micro.sh's program on 300k rows, with assertions: its counts (serial,
 # and of 3 partial states combined) must be the rows' distinct values
-if [ -n "$inc" ] && $CC -O2 -g -DUSE_ASSERT_CHECKING -Wall -Werror -Wno-unused-function \
-        -I src -I test/fuzz -I "$inc" -o "$tmp/set_bench" \
-        bench/micro/set_bench.c test/fuzz/pgstub.c \
-        src/packedset.c src/keyunion.c src/fixedset.c src/set.c src/varset.c src/varentry.c src/frontset.c src/policy.c src/sort.c \
-        src/key.c src/errors.c src/serialize.c src/keypack.c src/value_io.c \
-        src/alloc.c src/registry.c 2>"$tmp/build.log"; then
+if build_stub set_bench bench/micro/set_bench.c; then
     if "$tmp/set_bench" 300000 1 >"$tmp/bench.log" 2>&1; then
         echo "ok: bench/micro/set_bench.c on 300k rows: counts right"
         echo "1 passed, 0 failed" >"$tmp/out4"
@@ -90,6 +85,7 @@ else
     echo "FAIL: could not build bench/micro/set_bench.c"
     echo "0 passed, 1 failed" >"$tmp/out4"
 fi
+# one summary line for the programs
 p=0
 f=0
 for o in "$tmp/out1" "$tmp/out2" "$tmp/out3" "$tmp/out4"; do
