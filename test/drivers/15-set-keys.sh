@@ -14,6 +14,9 @@
 #   trips, output values) on bytea keys: test/unit/front_set_test.c, built
 #   the same way with a threshold of 256 bytes and front coding always
 #   taken, so that small sets become front-coded too;
+# - the fixed-width key sort (src/sort.c) of 4- and 8-byte keys against
+#   qsort, past the size where runs take an MSD pass first, and again built
+#   with that size small: test/unit/sort_keys_test.c;
 # - bench/micro.sh's program (bench/micro/set_bench.c) on 300k int4 rows,
 #   with assertions: the count of one set and of 3 partial states
 #   serialized, combined and counted by the leader's path must be right.
@@ -69,6 +72,16 @@ else
     echo "FAIL: could not build test/unit/front_set_test.c (server headers: $PG_CONFIG)"
     echo "0 passed, 1 failed" >"$tmp/out3"
 fi
+# the key sort, with the MSD pass from its default size and from 16 kB
+for msd in "" -DCD_RADIX_MSD_MIN_BYTES=16384; do
+    if build_stub sort_keys_test test/unit/sort_keys_test.c $msd; then
+        "$tmp/sort_keys_test" | tee -a "$tmp/out5" | grep -vE '^[0-9]+ passed, [0-9]+ failed'
+    else
+        cat "$tmp/build.log"
+        echo "FAIL: could not build test/unit/sort_keys_test.c"
+        echo "0 passed, 1 failed" >>"$tmp/out5"
+    fi
+done
 # bench/micro.sh's program on 300k rows, with assertions: its counts (serial,
 # and of 3 partial states combined) must be the rows' distinct values
 if build_stub set_bench bench/micro/set_bench.c; then
@@ -88,11 +101,13 @@ fi
 # one summary line for the programs
 p=0
 f=0
-for o in "$tmp/out1" "$tmp/out2" "$tmp/out3" "$tmp/out4"; do
-    line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$o" | tail -1)
-    [ -z "$line" ] && line="0 passed, 1 failed"
-    p=$((p + $(echo "$line" | cut -d' ' -f1)))
-    f=$((f + $(echo "$line" | cut -d' ' -f3)))
+for o in "$tmp/out1" "$tmp/out2" "$tmp/out3" "$tmp/out4" "$tmp/out5"; do
+    lines=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$o" 2>/dev/null)
+    [ -z "$lines" ] && lines="0 passed, 1 failed"
+    while read -r line; do
+        p=$((p + $(echo "$line" | cut -d' ' -f1)))
+        f=$((f + $(echo "$line" | cut -d' ' -f3)))
+    done <<<"$lines"
 done
 echo "$p passed, $f failed"
 [ "$f" = 0 ]
