@@ -50,8 +50,8 @@
 #include "set.h"
 #include "varset.h"
 #include "pgstub.h"
+#include "unit_common.h"
 
-static uint64 rng = 0x9E3779B97F4A7C15ULL;
 static long passed = 0;
 static long failed = 0;
 static long cur_case = -1;		/* for the messages */
@@ -64,15 +64,6 @@ static long n_var_by_rows = 0;
 static long merges[2][2][2];	/* [dst front][src front][by append] */
 static long n_runs = 0;			/* combines that kept a state as a run */
 static long n_taken = 0;		/* states taken over whole */
-
-static uint64
-next_random(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
-}
 
 static void
 report(const char *why, const char *what)
@@ -1144,6 +1135,7 @@ main(int argc, char **argv)
 
 	/* what was printed before a crash (an assertion's abort) stays */
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	rng = 0x9E3779B97F4A7C15ULL;
 	stub_init();
 	stub_enable_bytea();
 	CurrentMemoryContext = stub_cxt_query;

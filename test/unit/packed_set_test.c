@@ -32,28 +32,10 @@
 #include "packedset.h"
 #include "set.h"
 #include "pgstub.h"
+#include "unit_common.h"
 
-static uint64 rng = 88172645463325252ULL;
 static long passed = 0;
 static long failed = 0;
-
-static uint64
-next_random(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
-}
-
-static int
-cmp_u64(const void *a, const void *b)
-{
-	uint64		x = *(const uint64 *) a;
-	uint64		y = *(const uint64 *) b;
-
-	return (x > y) - (x < y);
-}
 
 /* the sorted distinct keys of keys[0 .. n-1], in place; returns how many */
 static size_t

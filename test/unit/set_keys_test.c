@@ -41,25 +41,8 @@ typedef uint64_t uint64;
 #define CDS_NAME(x) cd_##x##_u64
 #include "set_keys_template.h"
 
-static uint64 rng = 88172645463325252ULL;
+#include "unit_common.h"
 
-static uint64
-next_random(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
-}
-
-static int
-cmp_u64(const void *a, const void *b)
-{
-	uint64		x = *(const uint64 *) a;
-	uint64		y = *(const uint64 *) b;
-
-	return (x > y) - (x < y);
-}
 
 /* n random keys below range (0: the whole width), sorted and distinct */
 static size_t

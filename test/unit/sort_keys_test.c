@@ -23,37 +23,10 @@
 
 #include "sort.h"
 #include "pgstub.h"
+#include "unit_common.h"
 
-static uint64 rng = 0x9E3779B97F4A7C15ULL;
 static long passed = 0;
 static long failed = 0;
-
-static uint64
-next_random(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
-}
-
-static int
-cmp_u32(const void *a, const void *b)
-{
-	uint32		x = *(const uint32 *) a;
-	uint32		y = *(const uint32 *) b;
-
-	return (x > y) - (x < y);
-}
-
-static int
-cmp_u64(const void *a, const void *b)
-{
-	uint64		x = *(const uint64 *) a;
-	uint64		y = *(const uint64 *) b;
-
-	return (x > y) - (x < y);
-}
 
 enum shape
 {
@@ -161,6 +134,7 @@ main(int argc, char **argv)
 		1, 63, 64, 1000, 65535, 65536, 100000, 300000, 600000, 0
 	};
 
+	rng = 0x9E3779B97F4A7C15ULL;
 	stub_init();
 	CurrentMemoryContext = stub_cxt_query;
 	for (int width = 4; width <= 8; width += 4)
