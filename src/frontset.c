@@ -53,7 +53,7 @@
  */
 #define CD_FRONT_ENTRY_SLACK	6
 
-/* cd_front_state_pays_off measures this many keys */
+/* cd_front_state_stays_front measures this many keys */
 #define CD_FRONT_STATE_SAMPLE	4096
 
 /* The least room of the tail, and the most it gets by the budget. */
@@ -1035,7 +1035,7 @@ cd_front_size(const CDSet *set)
 }
 
 bool
-cd_front_state_pays_off(const char *keys, Size len, uint32 n)
+cd_front_state_stays_front(const char *keys, Size len, uint32 n)
 {
 	StringInfoData buf;
 	Size		raw = 0;
@@ -1058,7 +1058,7 @@ cd_front_state_pays_off(const char *keys, Size len, uint32 n)
 		buf.cursor += (int) rest;
 		raw += cd_entry_header_size(shared + rest) + shared + rest;
 	}
-	return buf.cursor > 0 && cd_pack_pays_off(buf.cursor, raw);
+	return buf.cursor > 0 && cd_front_state_stays(buf.cursor, raw);
 }
 
 /* A writer that only counts the keys and what they take as entries. */

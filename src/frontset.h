@@ -9,7 +9,8 @@
  * A set of variable-size keys (varset.h) becomes one when it grows past
  * CD_FRONT_MIN_BYTES of entries and front coding takes at most 3/5 of
  * them (policy.h: cd_pack_pays_off), checked each time it grows past a
- * power of two.  Keys that share long prefixes (URLs, e-mail addresses,
+ * power of two; a large deserialized state (a parallel worker's), when
+ * front coding is no larger (cd_front_state_stays).  Keys that share long prefixes (URLs, e-mail addresses,
  * numbered names, hex strings) then take a fraction of their size.  The
  * unsorted tail stays a run of entries (varentry.h); a compaction sorts it
  * and merges it with the sorted part in one pass, in place, copying the
@@ -80,11 +81,12 @@ extern Size cd_front_size(const CDSet *set);
 extern CDSet *cd_front_from_set(CDSet *set, CDAlloc *alloc);
 
 /*
- * Would the n keys of a serialized state, front-coded in len bytes at keys
- * (keypack.h's byte form, not validated yet), take at most 3/5 of their
- * size as entries?  Measured on the first keys; false if they do not decode.
+ * Should the n keys of a serialized state, front-coded in len bytes at keys
+ * (keypack.h's byte form, not validated yet), stay front-coded (policy.h:
+ * cd_front_state_stays: no larger than as entries)?  Measured on the first
+ * keys; false if they do not decode.
  */
-extern bool cd_front_state_pays_off(const char *keys, Size len, uint32 n);
+extern bool cd_front_state_stays_front(const char *keys, Size len, uint32 n);
 
 /*
  * A front-coded set, in a context of its own under mcxt, holding the n

@@ -143,11 +143,11 @@ cd_set_deserialize(StringInfo buf, const CDStateHeader *h,
 	 */
 	if (kt->width > 0 && bytes > CD_PACKED_MIN_BYTES)
 		return cd_packed_from_state(buf, kt, h->n, CurrentMemoryContext);
-	/* large states of byte keys that share prefixes: kept front-coded */
+	/* large states of byte keys: kept front-coded unless that is larger */
 	if (kt->encoding == CD_KEY_BYTES && bytes > CD_FRONT_MIN_BYTES &&
 		(CD_FRONT_ALWAYS ||
-		 cd_front_state_pays_off(buf->data + buf->cursor,
-								 buf->len - buf->cursor, h->n)))
+		 cd_front_state_stays_front(buf->data + buf->cursor,
+									buf->len - buf->cursor, h->n)))
 		return cd_front_from_state(buf, kt, h->n, CurrentMemoryContext);
 	(void) ops->build(kt, CurrentMemoryContext, h->n, bytes, &w);
 	if (vio != NULL)

@@ -52,7 +52,7 @@
  * -DCD_PACKED_MIN_BYTES=256 -DCD_FRONT_MIN_BYTES=256 -DCD_FRONT_ALWAYS=1),
  * inputs of a few kB reach the large-state paths: packed sets of
  * fixed-width keys (packedset.h: cd_packed_from_state) and front-coded sets
- * of byte keys.  cd_front_state_pays_off, which reads the keys before they
+ * of byte keys.  cd_front_state_stays_front, which reads the keys before they
  * are checked, is called on every input with a byte-key header.
  *
  * With CD_FUZZ_WRITE_CORPUS=DIR set, it writes a seed corpus of valid
@@ -944,7 +944,7 @@ derive_bytes_keys(KeyList *b, const KeyList *a, uint64 *seed)
 
 /*
  * A refused input with exactly the header of a state of byte keys (bytea
- * by OID, no collation): cd_front_state_pays_off, which reads a large
+ * by OID, no collation): cd_front_state_stays_front, which reads a large
  * state's keys before they are checked, must survive them, and the
  * reference decoder must refuse them too (unless the refusal was for
  * memory).
@@ -962,7 +962,7 @@ check_refused_bytes(const uint8_t *data, size_t size)
 		return;
 	stats.bytes_refused++;
 	n = get_u32(data + sizeof(header));
-	(void) cd_front_state_pays_off((const char *) data + hdr, size - hdr, n);
+	(void) cd_front_state_stays_front((const char *) data + hdr, size - hdr, n);
 	if (stub_last_sqlstate == ERRCODE_OUT_OF_MEMORY)
 		return;
 	keys_init(&keys);
@@ -1025,10 +1025,10 @@ fuzz_bytes(CDSet *a, const uint8_t *data, size_t size, size_t hdr, size_t n)
 			  "accepted keys that are not strictly increasing");
 	}
 
-	/* a large state is front-coded (if that pays off), a small one not */
+	/* a large state is front-coded (unless that is larger), a small one not */
 	front = size - hdr > CD_FRONT_MIN_BYTES &&
 		(CD_FRONT_ALWAYS ||
-		 cd_front_state_pays_off((const char *) data + hdr, size - hdr, n));
+		 cd_front_state_stays_front((const char *) data + hdr, size - hdr, n));
 	CHECK(a->kind == (front ? CD_SET_FRONT : CD_SET_VAR),
 		  "the kind of a deserialized set");
 	stats.bytes_front += front;
