@@ -11,6 +11,7 @@
 
 #include "alloc.h"
 #include "compat.h"
+#include "hugepage.h"
 
 #define CD_SLOT_BLOCK	(64 * 1024)
 
@@ -52,9 +53,9 @@ cd_alloc_resize(CDAlloc *a, void *chunk, Size used, Size size)
 
 	if (a == NULL || a->mcxt == a->aggcontext || size <= CD_ALLOC_LARGE ||
 		GetMemoryChunkContext(chunk) != a->mcxt)
-		return repalloc_huge(chunk, size);
+		return cd_realloc_huge(chunk, size);
 
-	moved = MemoryContextAllocExtended(a->aggcontext, size, MCXT_ALLOC_HUGE);
+	moved = cd_alloc_huge(a->aggcontext, size);
 	memcpy(moved, chunk, Min(used, size));
 	pfree(chunk);
 	return moved;

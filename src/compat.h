@@ -67,6 +67,11 @@ cd_lc_collate_is_c(Oid collation)
 	GenerationContextCreate((parent), (name), 64 * 1024)
 #endif
 
+/* Custom settings' prefix reserved: 15+ (before: a warning per unknown name) */
+#if PG_VERSION_NUM < 150000
+#define MarkGUCPrefixReserved(prefix) EmitWarningsOnPlaceholders(prefix)
+#endif
+
 /*
  * Executor internals.  Two questions have no answer in fmgr's interface:
  *

@@ -25,6 +25,7 @@
 #include "alloc.h"
 #include "compat.h"
 #include "errors.h"
+#include "hugepage.h"
 #include "key.h"
 #include "moving.h"
 #include "registry.h"
@@ -32,6 +33,15 @@
 #include "set.h"
 
 PG_MODULE_MAGIC;
+
+PGDLLEXPORT void _PG_init(void);
+
+/* Loading the library: its settings. */
+void
+_PG_init(void)
+{
+	cd_hugepage_init();
+}
 
 PG_FUNCTION_INFO_V1(count_distinct_append);
 PG_FUNCTION_INFO_V1(count_distinct_elements_append);

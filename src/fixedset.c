@@ -29,6 +29,7 @@
 
 #include "errors.h"
 #include "fixedset.h"
+#include "hugepage.h"
 #include "policy.h"
 #include "sort.h"
 
@@ -149,7 +150,7 @@ static CDFixedSet *
 create_sized(const CDKeyType *kt, MemoryContext mcxt, Size n)
 {
 	Size		bytes = alloc_size(n, kt->width, true);
-	CDFixedSet *fs = MemoryContextAllocExtended(mcxt, bytes, MCXT_ALLOC_HUGE);
+	CDFixedSet *fs = cd_alloc_huge(mcxt, bytes);
 
 	init_header(fs, kt, CD_SET_FINE_GRAINED, bytes);
 	return fs;
@@ -166,8 +167,7 @@ resize_keys(CDFixedSet *fs, Size nkeys, CDAlloc *alloc)
 	if (fs->flags & CD_SET_IN_SLOT)
 	{
 		/* out of the slot pool, for good; the slot stays behind */
-		CDFixedSet *moved = MemoryContextAllocExtended(alloc->mcxt, bytes,
-													   MCXT_ALLOC_HUGE);
+		CDFixedSet *moved = cd_alloc_huge(alloc->mcxt, bytes);
 
 		memcpy(moved, fs, used);
 		moved->flags &= ~CD_SET_IN_SLOT;
@@ -243,8 +243,7 @@ fixed_compact(CDSet *set)
 	if (ntail * width <= sizeof(stackbuf))
 		scratch = stackbuf;
 	else
-		scratch = MemoryContextAllocExtended(CurrentMemoryContext,
-											 ntail * width, MCXT_ALLOC_HUGE);
+		scratch = cd_alloc_huge(CurrentMemoryContext, ntail * width);
 
 	sorted = cd_sort_keys(keys + nsorted * width, scratch, ntail, width);
 
@@ -334,8 +333,7 @@ fixed_count(const CDSet *set)
 	if (2 * ntail * width <= sizeof(stackbuf))
 		copy = (char *) stackbuf;
 	else
-		copy = MemoryContextAllocExtended(CurrentMemoryContext,
-										  2 * ntail * width, MCXT_ALLOC_HUGE);
+		copy = cd_alloc_huge(CurrentMemoryContext, 2 * ntail * width);
 	memcpy(copy, (const char *) fs->keys + (Size) fs->nsorted * width,
 		   ntail * width);
 	sorted = cd_sort_keys(copy, copy + ntail * width, ntail, width);

@@ -38,6 +38,7 @@
 
 #include "errors.h"
 #include "frontset.h"
+#include "hugepage.h"
 #include "keypack.h"
 #include "policy.h"
 #include "serialize.h"
@@ -65,7 +66,7 @@ static void front_compact(CDSet *set);
 static void *
 alloc_huge(MemoryContext mcxt, Size size)
 {
-	return MemoryContextAllocExtended(mcxt, Max(size, 1), MCXT_ALLOC_HUGE);
+	return cd_alloc_huge(mcxt, Max(size, 1));
 }
 
 /* ----------------------------------------------------------------
@@ -255,7 +256,7 @@ merge_into(CDFrontSet *fs, CDKeyReader *src, Size gap)
 
 	if (total > MaxAllocHugeSize)
 		cd_error_group_too_large(CD_SET_MAX_KEYS, 0);
-	data = fs->packed ? repalloc_huge(fs->packed, Max(total, 1)) :
+	data = fs->packed ? cd_realloc_huge(fs->packed, Max(total, 1)) :
 		alloc_huge(fs->mcxt, total);
 	fs->packed = data;
 	fs->packedroom = Max(total, 1);
@@ -331,7 +332,7 @@ merge_into(CDFrontSet *fs, CDKeyReader *src, Size gap)
 	/* give back the gap the new keys did not take */
 	if (total - w > w / 8 + CD_FRONT_MIN_TAIL)
 	{
-		fs->packed = repalloc_huge(data, Max(w, 1));
+		fs->packed = cd_realloc_huge(data, Max(w, 1));
 		fs->packedroom = Max(w, 1);
 	}
 	fs->packedbytes = w;
@@ -915,7 +916,7 @@ put_bytes(CDKeyWriter *w, const char *key, Size len)
 	{
 		Size		room = Max(need, fs->packedroom + fs->packedroom / 4);
 
-		fs->packed = repalloc_huge(fs->packed, room);
+		fs->packed = cd_realloc_huge(fs->packed, room);
 		fs->packedroom = room;
 	}
 	encode_key(fs->packed, &fs->packedbytes, key, len, shared);
@@ -991,7 +992,7 @@ front_resize(CDSet *set, Size bytes, CDAlloc *alloc)
 	{
 		Size		room = bytes - fs->rawbytes;
 
-		fs->tail = fs->tail ? repalloc_huge(fs->tail, room) :
+		fs->tail = fs->tail ? cd_realloc_huge(fs->tail, room) :
 			alloc_huge(fs->mcxt, room);
 		fs->tailroom = room;
 	}

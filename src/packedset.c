@@ -38,6 +38,7 @@
 #include "utils/memutils.h"
 
 #include "errors.h"
+#include "hugepage.h"
 #include "keypack.h"
 #include "keyunion.h"
 #include "packedset.h"
@@ -111,7 +112,7 @@ store64(uint8 *p, uint64 w)
 static void *
 alloc_huge(MemoryContext mcxt, Size size)
 {
-	return MemoryContextAllocExtended(mcxt, Max(size, 1), MCXT_ALLOC_HUGE);
+	return cd_alloc_huge(mcxt, Max(size, 1));
 }
 
 /* ----------------------------------------------------------------
@@ -130,7 +131,7 @@ reserve_block(CDPackedSet *ps)
 		Size		cap = ps->data_cap + Max(ps->data_cap / 8,
 											 CD_PACKED_BLOCK_MAX + CD_PACKED_SLACK);
 
-		ps->data = ps->data ? repalloc_huge(ps->data, cap) : alloc_huge(ps->mcxt, cap);
+		ps->data = ps->data ? cd_realloc_huge(ps->data, cap) : alloc_huge(ps->mcxt, cap);
 		ps->data_cap = cap;
 	}
 	if (nblocks >= ps->index_cap)
@@ -138,7 +139,7 @@ reserve_block(CDPackedSet *ps)
 		uint32		cap = ps->index_cap + Max(ps->index_cap / 8, 16);
 		Size		size = (Size) cap * sizeof(CDPackedIndex);
 
-		ps->index = ps->index ? repalloc_huge(ps->index, size) :
+		ps->index = ps->index ? cd_realloc_huge(ps->index, size) :
 			alloc_huge(ps->mcxt, size);
 		ps->index_cap = cap;
 	}
@@ -697,7 +698,7 @@ merge_blocks(CDPackedSet *ps, CDKeyReader *b, Size nb)
 	if (out.data_cap - out.data_len > out.data_len / 16 + CD_PACKED_BLOCK_MAX + CD_PACKED_SLACK)
 	{
 		out.data_cap = out.data_len + CD_PACKED_SLACK;
-		out.data = repalloc_huge(out.data, out.data_cap);
+		out.data = cd_realloc_huge(out.data, out.data_cap);
 	}
 	ps->data = out.data;
 	ps->data_len = out.data_len;

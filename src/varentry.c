@@ -11,6 +11,7 @@
 #include "miscadmin.h"
 #include "utils/memutils.h"
 
+#include "hugepage.h"
 #include "varentry.h"
 
 /* Index the n entries of data[from, to) (images in arena) and sort them. */
@@ -83,19 +84,17 @@ cd_sort_entries(const CDKeyType *kt, const char *data, Size from, Size to,
 {
 	Size		bytes = to - from;
 
-	out->items = MemoryContextAllocExtended(CurrentMemoryContext,
-											Max(n, 1) * sizeof(CDVarItem),
-											MCXT_ALLOC_HUGE);
+	out->items = cd_alloc_huge(CurrentMemoryContext,
+							   Max(n, 1) * sizeof(CDVarItem));
 	out->arena = NULL;
 	if (kt->encoding != CD_KEY_BYTES)
-		out->arena = MemoryContextAllocExtended(CurrentMemoryContext,
-												bytes + n * MAXIMUM_ALIGNOF + sizeof(Datum),
-												MCXT_ALLOC_HUGE);
+		out->arena = cd_alloc_huge(CurrentMemoryContext,
+									   bytes + n * MAXIMUM_ALIGNOF + sizeof(Datum));
 	index_and_sort(kt, data, from, to, out->items, n, out->arena);
 	out->packed = NULL;
 	if (copy)
-		out->packed = MemoryContextAllocExtended(CurrentMemoryContext,
-												 Max(bytes, 1), MCXT_ALLOC_HUGE);
+		out->packed = cd_alloc_huge(CurrentMemoryContext,
+										Max(bytes, 1));
 	out->n = unique_items(kt, out->items, n, out->packed, &out->packedbytes);
 	return out->n;
 }

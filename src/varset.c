@@ -37,6 +37,7 @@
 
 #include "errors.h"
 #include "frontset.h"
+#include "hugepage.h"
 #include "keypack.h"
 #include "policy.h"
 #include "varentry.h"
@@ -117,7 +118,7 @@ create_sized(const CDKeyType *kt, MemoryContext mcxt, Size size,
 	uint8		flags = fine_grained ? CD_SET_FINE_GRAINED : 0;
 	Size		total = chunk_size(size, flags);
 
-	return init_header(MemoryContextAllocExtended(mcxt, total, MCXT_ALLOC_HUGE),
+	return init_header(cd_alloc_huge(mcxt, total),
 					   kt, flags, total);
 }
 
