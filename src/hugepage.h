@@ -29,7 +29,9 @@
 
 #include "utils/memutils.h"
 
+#ifndef CD_HUGE_MIN
 #define CD_HUGE_MIN		((Size) 4 * 1024 * 1024)
+#endif
 
 extern PGDLLIMPORT bool cd_huge_pages;
 

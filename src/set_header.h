@@ -70,6 +70,11 @@ typedef enum CDSetKind
  * (needs_alloc)
  */
 #define CD_SET_FRONT_CANDIDATE	0x40
+/*
+ * a variable-size set of byte keys whose sorted entries all have one
+ * length, that of its first (varset.c: merge_uniform)
+ */
+#define CD_SET_UNIFORM			0x80
 
 /*
  * The header's fields, first in every representation's struct.  extra is

@@ -24,6 +24,13 @@
  * prefix bytes moved per byte added.  Groups that grow side by side free
  * whole blocks of the Generation context as they move out of them.
  *
+ * Keys of one length (uuid, md5 text): while every key of the sorted part
+ * has the same length (CD_SET_UNIFORM), the part is an array of records of
+ * one size, and a tail of that length merges without the move to the end:
+ * places found by reading records at a fixed stride, then one move from
+ * the back (merge_uniform).  One group of 10M, serial, 4 interleaved runs:
+ * uuid 2066-2287 -> 1971-2100 ms, md5 text 2865-3010 -> 2747-2817 ms.
+ *
  * Merging another set (var_merge): a small one's keys go into the tail; a
  * larger one's sorted entries are merged with the sorted part the same way
  * as a sorted tail (merge_sorted), without being indexed or sorted again.
@@ -380,6 +387,7 @@ merge_sorted(CDVarSet *set, MergeSource *src, Size srcbytes)
 	const CDVarItem *item;
 
 	Assert(end - set->sortedbytes >= srcbytes);
+	set->flags &= ~CD_SET_UNIFORM;	/* not checked here */
 	memmove(set->data + next, set->data, set->sortedbytes);
 	for (;;)
 	{
@@ -438,6 +446,219 @@ merge_sorted(CDVarSet *set, MergeSource *src, Size srcbytes)
 		pfree(src->img.buf);
 }
 
+/*
+ * A sorted part whose entries all have one length (CD_SET_UNIFORM: uuid,
+ * md5 text, codes of one format) is an array of records of one size.  A
+ * sorted tail of byte keys of that length merges into it without reading
+ * every entry: each tail key's place is found by a galloping search from
+ * the previous key's place, then the records move once, from the back,
+ * each run of them between two places in one memmove (merge_sorted reads
+ * and compares every entry, and moves the sorted part to the end of the
+ * array and back).  A count (var_count) only searches.
+ */
+typedef struct UniformPart
+{
+	const char *data;			/* the records */
+	Size		n;				/* how many */
+	Size		len;			/* a key's length */
+	Size		head;			/* its entry header's */
+	Size		size;			/* a record's: head + len */
+} UniformPart;
+
+/* The set's sorted part as records, if CD_SET_UNIFORM. */
+static void
+uniform_part(const CDVarSet *set, UniformPart *u)
+{
+	Size		pos = 0;
+
+	Assert((set->flags & CD_SET_UNIFORM) && set->nsorted > 0);
+	(void) cd_read_entry(set->data, &pos, &u->len);
+	u->data = set->data;
+	u->n = set->nsorted;
+	u->head = cd_entry_header_size(u->len);
+	u->size = u->head + u->len;
+	Assert(u->size * u->n == set->sortedbytes);
+}
+
+/* Do the n items hold byte keys of length len, all of them? */
+static bool
+items_uniform(const CDKeyType *kt, const CDVarItem *items, Size n, Size len)
+{
+	Size		i;
+
+	if (kt->encoding != CD_KEY_BYTES)
+		return false;
+	for (i = 0; i < n; i++)
+	{
+		if (items[i].len != len)
+			return false;
+	}
+	return true;
+}
+
+static inline int
+compare_record(const UniformPart *u, Size i, const CDVarItem *item)
+{
+	const char *key = u->data + i * u->size + u->head;
+	uint64		prefix;
+
+	if (u->len >= sizeof(uint64))
+	{
+		memcpy(&prefix, key, sizeof(uint64));
+		prefix = pg_ntoh64(prefix);
+	}
+	else
+		prefix = cd_bytes_prefix(key, u->len);
+	return cd_compare_bytes_abbrev(key, u->len, prefix,
+								   item->key, item->len, item->prefix);
+}
+
+/*
+ * Records read one after another before the search gallops: a tail is
+ * about 1/8 of the sorted part, so the next place is usually a few records
+ * on, and a linear scan's branches predict well where a search's do not
+ * (one group of 10M uuid: galloping from the first record, the search took
+ * 14% of the query).
+ */
+#define CD_UNIFORM_SCAN		16
+
+/*
+ * The first of the records from lo on that is not below item (u->n if
+ * none), all records before lo being below it; *equal: it equals item.
+ */
+static inline Size
+find_place(const UniformPart *u, Size lo, const CDVarItem *item, bool *equal)
+{
+	Size		step = 1;
+	Size		hi;
+	int			c;
+	int			chi = 1;		/* the comparison at hi, if hi < u->n */
+
+	Size		end = Min(u->n, lo + CD_UNIFORM_SCAN);
+
+	for (; lo < end; lo++)
+	{
+		c = compare_record(u, lo, item);
+		if (c >= 0)
+		{
+			*equal = (c == 0);
+			return lo;
+		}
+	}
+	if (lo >= u->n)
+	{
+		*equal = false;
+		return u->n;
+	}
+	/* gallop: record lo - 1 is below item */
+	lo--;
+	for (;;)
+	{
+		hi = lo + step;
+		if (hi >= u->n)
+		{
+			hi = u->n;
+			break;
+		}
+		chi = compare_record(u, hi, item);
+		if (chi >= 0)
+			break;
+		lo = hi;
+		step *= 2;
+	}
+	/* the place is in (lo, hi] */
+	lo++;
+	while (lo < hi)
+	{
+		Size		mid = lo + (hi - lo) / 2;
+
+		c = compare_record(u, mid, item);
+		if (c >= 0)
+		{
+			hi = mid;
+			chi = c;
+		}
+		else
+			lo = mid + 1;
+	}
+	*equal = (hi < u->n && chi == 0);
+	return hi;
+}
+
+/*
+ * The places of the n sorted, distinct items among the records (into
+ * at[], if not NULL: PG_UINT32_MAX for an item the records hold); returns
+ * how many items are new.
+ */
+static Size
+uniform_places(const UniformPart *u, const CDVarItem *items, Size n,
+			   uint32 *at)
+{
+	Size		place = 0;
+	Size		nnew = 0;
+	Size		i;
+
+	for (i = 0; i < n; i++)
+	{
+		bool		equal;
+
+		place = find_place(u, place, &items[i], &equal);
+		if (at)
+			at[i] = equal ? PG_UINT32_MAX : (uint32) place;
+		nnew += !equal;
+		if ((i & 0xFFFF) == 0xFFFF)
+			CHECK_FOR_INTERRUPTS();
+	}
+	return nnew;
+}
+
+/*
+ * Merge the n sorted, distinct items (byte keys of the records' length,
+ * outside the array) into the uniform sorted part.  The array has room
+ * for them: the tail they came from took at least their records' size.
+ */
+static void
+merge_uniform(CDVarSet *set, const CDVarItem *items, Size n)
+{
+	UniformPart u;
+	uint32	   *at;
+	Size		nnew;
+	Size		hi;				/* records [0, hi) have not moved */
+	Size		out;			/* records from out on are in place */
+	Size		i;
+
+	uniform_part(set, &u);
+	at = palloc_extended(Max(n, 1) * sizeof(uint32), MCXT_ALLOC_HUGE);
+	nnew = uniform_places(&u, items, n, at);
+	if ((Size) set->nsorted + nnew > CD_SET_MAX_KEYS)
+		cd_error_group_too_large(CD_SET_MAX_KEYS, 0);
+	Assert((u.n + nnew) * u.size <= var_size(set));
+
+	hi = u.n;
+	out = u.n + nnew;
+	for (i = n; i-- > 0;)
+	{
+		char	   *rec;
+
+		if (at[i] == PG_UINT32_MAX)
+			continue;
+		Assert(at[i] <= hi);
+		out -= hi - at[i];
+		memmove(set->data + out * u.size, set->data + at[i] * u.size,
+				(hi - at[i]) * u.size);
+		hi = at[i];
+		rec = set->data + --out * u.size;
+		cd_write_entry_header(rec, u.len);
+		memcpy(rec + u.head, items[i].key, u.len);
+		if ((i & 0xFFFF) == 0)
+			CHECK_FOR_INTERRUPTS();
+	}
+	Assert(out == hi);
+	pfree(at);
+	set->nall = set->nsorted = (uint32) (u.n + nnew);
+	set->used = set->sortedbytes = set->nsorted * u.size;
+}
+
 /* Sort, deduplicate and merge the unsorted tail into the sorted part. */
 static void
 var_compact(CDSet *s)
@@ -457,13 +678,26 @@ var_compact(CDSet *s)
 		memcpy(set->data, t.packed, t.packedbytes);
 		set->used = set->sortedbytes = t.packedbytes;
 		set->nall = set->nsorted = nuniq;
+		set->flags &= ~CD_SET_UNIFORM;
+		if (items_uniform(set->kt, t.items, nuniq, t.items[0].len))
+			set->flags |= CD_SET_UNIFORM;
 	}
 	else
 	{
 		uint32		nsorted = set->nsorted;
-		MergeSource src = {.items = t.items, .nitems = nuniq};
+		UniformPart u;
 
-		merge_sorted(set, &src, t.packedbytes);
+		if (set->flags & CD_SET_UNIFORM)
+			uniform_part(set, &u);
+		if ((set->flags & CD_SET_UNIFORM) &&
+			items_uniform(set->kt, t.items, nuniq, u.len))
+			merge_uniform(set, t.items, nuniq);
+		else
+		{
+			MergeSource src = {.items = t.items, .nitems = nuniq};
+
+			merge_sorted(set, &src, t.packedbytes);
+		}
 		cd_note_tail(s, CD_SET_TAIL_DUPS, ntail, set->nsorted - nsorted);
 	}
 	cd_entries_free(&t);
@@ -492,6 +726,18 @@ var_count(const CDSet *s)
 		return set->nsorted;
 	nuniq = cd_sort_entries(kt, set->data, set->sortedbytes, set->used,
 							set->nall - set->nsorted, false, &t);
+	if ((set->flags & CD_SET_UNIFORM) && set->nsorted > 0)
+	{
+		UniformPart u;
+
+		uniform_part(set, &u);
+		if (items_uniform(kt, t.items, nuniq, u.len))
+		{
+			nnew = uniform_places(&u, t.items, nuniq, NULL);
+			cd_entries_free(&t);
+			return set->nsorted + (uint32) nnew;
+		}
+	}
 	while (i < nuniq)
 	{
 		int			c;
@@ -574,6 +820,7 @@ var_copy(CDSet *s, MemoryContext mcxt)
 	memcpy(copy->data, set->data, set->used);
 	copy->used = copy->sortedbytes = set->used;
 	copy->nall = copy->nsorted = set->nsorted;
+	copy->flags |= set->flags & CD_SET_UNIFORM;
 	return (CDSet *) copy;
 }
 

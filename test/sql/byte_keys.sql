@@ -104,3 +104,37 @@ FROM (SELECT g, array_agg(v) a FROM bk_iv GROUP BY g) s;
 DROP DOMAIN bk_dnum;
 DROP FUNCTION bk_check_eq(text);
 DROP TABLE bk_num, bk_iv, bk_bp;
+
+-- Sorted parts whose keys all have one length merge as records of one size
+-- (varset.c: merge_uniform): one group large enough for many compactions,
+-- with duplicates; keys of 0, 16 (uuid), 32 and 160 bytes (a 4-byte entry
+-- header); and a set whose keys change length after its first compactions
+-- (it merges the general way from then on).  Against native results.
+CREATE TABLE bk_uni AS
+  SELECT i,
+         md5((i % 60000)::text) AS m,
+         repeat(md5((i % 60000)::text), 5) AS m5,
+         md5((i % 60000)::text)::uuid AS u,
+         CASE WHEN i % 9 = 0 THEN '' ELSE 'x' END AS e,
+         CASE WHEN i > 150000 AND i % 3 = 0 THEN md5(i::text) || 'z' ELSE md5((i % 60000)::text) END AS late
+  FROM generate_series(1, 200000) i;
+SET enable_sort = off;
+SELECT count_distinct(m) = count(DISTINCT m) AS m,
+       count_distinct(m5) = count(DISTINCT m5) AS m5,
+       count_distinct(u) = count(DISTINCT u) AS u,
+       count_distinct(e) = count(DISTINCT e) AS e,
+       count_distinct(late) = count(DISTINCT late) AS late
+FROM bk_uni;
+SELECT array_agg_distinct(m) = array_agg(DISTINCT m ORDER BY m) AS m,
+       array_agg_distinct(m5) = array_agg(DISTINCT m5 ORDER BY m5) AS m5,
+       array_agg_distinct(u) = array_agg(DISTINCT u ORDER BY u) AS u,
+       array_agg_distinct(late) = array_agg(DISTINCT late ORDER BY late) AS late
+FROM bk_uni;
+-- hashed, 7 groups, and ascending input (each tail lands after the sorted part)
+SELECT count(*) AS groups, bool_and(cd = nat) AS all_equal FROM (
+  SELECT i % 7 AS g, count_distinct(m) AS cd, count(DISTINCT m) AS nat
+  FROM bk_uni GROUP BY 1) s;
+SELECT count_distinct(lpad(i::text, 12, '0')) = count(DISTINCT lpad(i::text, 12, '0')) AS ascending
+FROM generate_series(1, 150000) i;
+RESET enable_sort;
+DROP TABLE bk_uni;
