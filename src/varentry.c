@@ -89,12 +89,11 @@ cd_sort_entries(const CDKeyType *kt, const char *data, Size from, Size to,
 	out->arena = NULL;
 	if (kt->encoding != CD_KEY_BYTES)
 		out->arena = cd_alloc_huge(CurrentMemoryContext,
-									   bytes + n * MAXIMUM_ALIGNOF + sizeof(Datum));
+								   bytes + n * MAXIMUM_ALIGNOF + sizeof(Datum));
 	index_and_sort(kt, data, from, to, out->items, n, out->arena);
 	out->packed = NULL;
 	if (copy)
-		out->packed = cd_alloc_huge(CurrentMemoryContext,
-										Max(bytes, 1));
+		out->packed = cd_alloc_huge(CurrentMemoryContext, Max(bytes, 1));
 	out->n = unique_items(kt, out->items, n, out->packed, &out->packedbytes);
 	return out->n;
 }

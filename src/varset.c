@@ -449,9 +449,10 @@ merge_sorted(CDVarSet *set, MergeSource *src, Size srcbytes)
 /*
  * A sorted part whose entries all have one length (CD_SET_UNIFORM: uuid,
  * md5 text, codes of one format) is an array of records of one size.  A
- * sorted tail of byte keys of that length merges into it without reading
- * every entry: each tail key's place is found by a galloping search from
- * the previous key's place, then the records move once, from the back,
+ * sorted tail of byte keys of that length merges into it without indexing
+ * every entry: each tail key's place is found by a scan at a fixed stride
+ * from the previous key's place (galloping past CD_UNIFORM_SCAN records),
+ * then the records move once, from the back,
  * each run of them between two places in one memmove (merge_sorted reads
  * and compares every entry, and moves the sorted part to the end of the
  * array and back).  A count (var_count) only searches.
@@ -496,6 +497,20 @@ items_uniform(const CDKeyType *kt, const CDVarItem *items, Size n, Size len)
 	return true;
 }
 
+/*
+ * May the n sorted tail items merge into (or be counted against) the sorted
+ * part as records?  Then *u describes the part.
+ */
+static bool
+tail_fits_records(const CDVarSet *set, const CDVarItem *items, Size n,
+				  UniformPart *u)
+{
+	if (!(set->flags & CD_SET_UNIFORM) || set->nsorted == 0)
+		return false;
+	uniform_part(set, u);
+	return items_uniform(set->kt, items, n, u->len);
+}
+
 static inline int
 compare_record(const UniformPart *u, Size i, const CDVarItem *item)
 {
@@ -533,7 +548,6 @@ find_place(const UniformPart *u, Size lo, const CDVarItem *item, bool *equal)
 	Size		hi;
 	int			c;
 	int			chi = 1;		/* the comparison at hi, if hi < u->n */
-
 	Size		end = Min(u->n, lo + CD_UNIFORM_SCAN);
 
 	for (; lo < end; lo++)
@@ -618,16 +632,16 @@ uniform_places(const UniformPart *u, const CDVarItem *items, Size n,
  * for them: the tail they came from took at least their records' size.
  */
 static void
-merge_uniform(CDVarSet *set, const CDVarItem *items, Size n)
+merge_uniform(CDVarSet *set, const UniformPart *part, const CDVarItem *items,
+			  Size n)
 {
-	UniformPart u;
+	UniformPart u = *part;
 	uint32	   *at;
 	Size		nnew;
 	Size		hi;				/* records [0, hi) have not moved */
 	Size		out;			/* records from out on are in place */
 	Size		i;
 
-	uniform_part(set, &u);
 	at = palloc_extended(Max(n, 1) * sizeof(uint32), MCXT_ALLOC_HUGE);
 	nnew = uniform_places(&u, items, n, at);
 	if ((Size) set->nsorted + nnew > CD_SET_MAX_KEYS)
@@ -687,11 +701,8 @@ var_compact(CDSet *s)
 		uint32		nsorted = set->nsorted;
 		UniformPart u;
 
-		if (set->flags & CD_SET_UNIFORM)
-			uniform_part(set, &u);
-		if ((set->flags & CD_SET_UNIFORM) &&
-			items_uniform(set->kt, t.items, nuniq, u.len))
-			merge_uniform(set, t.items, nuniq);
+		if (tail_fits_records(set, t.items, nuniq, &u))
+			merge_uniform(set, &u, t.items, nuniq);
 		else
 		{
 			MergeSource src = {.items = t.items, .nitems = nuniq};
@@ -721,22 +732,17 @@ var_count(const CDSet *s)
 	CDVarItem	cur = {0};
 	bool		have_cur = false;
 	CDImageBuf	img = {0};
+	UniformPart u;
 
 	if (set->nall == set->nsorted)
 		return set->nsorted;
 	nuniq = cd_sort_entries(kt, set->data, set->sortedbytes, set->used,
 							set->nall - set->nsorted, false, &t);
-	if ((set->flags & CD_SET_UNIFORM) && set->nsorted > 0)
+	if (tail_fits_records(set, t.items, nuniq, &u))
 	{
-		UniformPart u;
-
-		uniform_part(set, &u);
-		if (items_uniform(kt, t.items, nuniq, u.len))
-		{
-			nnew = uniform_places(&u, t.items, nuniq, NULL);
-			cd_entries_free(&t);
-			return set->nsorted + (uint32) nnew;
-		}
+		nnew = uniform_places(&u, t.items, nuniq, NULL);
+		cd_entries_free(&t);
+		return set->nsorted + (uint32) nnew;
 	}
 	while (i < nuniq)
 	{
