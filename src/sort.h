@@ -111,6 +111,19 @@ extern void cd_sort_varitems_abbrev(CDVarItem *items, size_t n,
 									SortSupport ssup_abbrev);
 
 /* ----------------------------------------------------------------
+ *		Byte keys of one length (the tail of a uniform set: varset.c)
+ * ----------------------------------------------------------------
+ */
+
+/*
+ * The distinct keys among n byte keys of len bytes each, the i-th at
+ * src + i * stride, in ascending memcmp order, packed into dst (room for
+ * n * len bytes, apart from src's); returns how many.
+ */
+extern size_t cd_sort_unique_records(const char *src, size_t n, size_t stride,
+									 size_t len, char *dst);
+
+/* ----------------------------------------------------------------
  *		Datums (output of variable-size keys in the type's order)
  * ----------------------------------------------------------------
  */

@@ -15,8 +15,10 @@
 #   the same way with a threshold of 256 bytes and front coding always
 #   taken, so that small sets become front-coded too;
 # - the fixed-width key sort (src/sort.c) of 4- and 8-byte keys against
-#   qsort, past the size where runs take an MSD pass first, and again built
-#   with that size small: test/unit/sort_keys_test.c;
+#   qsort, past the size where runs take an MSD pass first, and the sort of
+#   byte keys of one length (records of 0 to 160 bytes) against qsort and a
+#   dedup; again built with the MSD size and the records' buckets small:
+#   test/unit/sort_keys_test.c;
 # - bench/micro.sh's program (bench/micro/set_bench.c) on 300k int4 rows,
 #   with assertions: the count of one set and of 3 partial states
 #   serialized, combined and counted by the leader's path must be right.
@@ -72,8 +74,10 @@ else
     echo "FAIL: could not build test/unit/front_set_test.c (server headers: $PG_CONFIG)"
     echo "0 passed, 1 failed" >"$tmp/out3"
 fi
-# the key sort, with the MSD pass from its default size and from 16 kB
-for msd in "" -DCD_RADIX_MSD_MIN_BYTES=16384; do
+# the key sort, with the MSD pass from its default size and from 16 kB (and
+# the records' buckets of 8 keys, split from 64)
+for msd in "" "-DCD_RADIX_MSD_MIN_BYTES=16384 -DCD_RECORD_BUCKET=8 -DCD_RECORD_SPLIT_MIN=64"; do
+    # shellcheck disable=SC2086
     if build_stub sort_keys_test test/unit/sort_keys_test.c $msd; then
         "$tmp/sort_keys_test" | tee -a "$tmp/out5" | grep -vE '^[0-9]+ passed, [0-9]+ failed'
     else

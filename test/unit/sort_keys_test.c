@@ -1,8 +1,9 @@
 /*
  * sort_keys_test.c
  *	  Unit test of the fixed-width key sort (src/sort.c, cd_sort_keys) for
- *	  keys of 4 and 8 bytes, against an independent truth: the C library's
- *	  qsort.
+ *	  keys of 4 and 8 bytes, and of the sort of byte keys of one length
+ *	  (cd_sort_unique_records), against an independent truth: the C
+ *	  library's qsort (and a plain dedup).
  *
  * Sizes go from below the radix sort's cut-off to past the size where runs
  * take one MSD pass into buckets first (CD_RADIX_MSD_MIN_BYTES; the driver
@@ -125,6 +126,140 @@ one_case(enum shape shape, int width, size_t n)
 	stub_reset(stub_cxt_query);
 }
 
+/*
+ * Byte keys of one length (cd_sort_unique_records): the distinct keys, in
+ * memcmp order, must be exactly those of qsort + a plain dedup.
+ */
+enum rshape
+{
+	R_RANDOM,					/* random bytes (uuid) */
+	R_HEX,						/* hex digits (md5 text) */
+	R_COMMON_START,				/* 12 equal bytes, then random ones */
+	R_FEW,						/* 300 values */
+	R_EQUAL,					/* one value */
+	R_COUNTER,					/* a big-endian counter, descending */
+	R_LAST_BYTE,				/* differing only in the last byte */
+	R_HALF_HOT,					/* half of them one value, top bit set */
+	R_FEW_STARTS,				/* 300 first 8 bytes, then random ones */
+	NRSHAPES
+};
+
+static const char *const rshape_names[NRSHAPES] = {
+	"random bytes", "hex digits", "12-byte common start", "300 values",
+	"all equal", "descending counter", "only the last byte differs",
+	"half one value", "300 starts of 8 bytes"
+};
+
+static size_t record_len;
+
+static int
+cmp_record(const void *a, const void *b)
+{
+	return memcmp(a, b, record_len);
+}
+
+static void
+fill_record(enum rshape shape, unsigned char *k, size_t len, size_t i,
+			size_t n, const unsigned char *values)
+{
+	size_t		j;
+
+	switch (shape)
+	{
+		case R_RANDOM:
+			for (j = 0; j < len; j++)
+				k[j] = (unsigned char) next_random();
+			return;
+		case R_HEX:
+			for (j = 0; j < len; j++)
+				k[j] = "0123456789abcdef"[next_random() & 15];
+			return;
+		case R_COMMON_START:
+			for (j = 0; j < len; j++)
+				k[j] = j < 12 ? 'x' : (unsigned char) next_random();
+			return;
+		case R_FEW:
+			memcpy(k, values + (next_random() % 300) * len, len);
+			return;
+		case R_EQUAL:
+			memcpy(k, values, len);
+			return;
+		case R_COUNTER:
+			for (j = 0; j < len; j++)
+				k[len - 1 - j] = j < sizeof(size_t) ? (unsigned char) ((n - i) >> (8 * j)) : 0;
+			return;
+		case R_LAST_BYTE:
+			memset(k, 0x5A, len);
+			if (len > 0)
+				k[len - 1] = (unsigned char) next_random();
+			return;
+		case R_HALF_HOT:
+			if (next_random() & 1)
+				memcpy(k, values, len);
+			else
+				for (j = 0; j < len; j++)
+					k[j] = (unsigned char) next_random();
+			if (len > 0)
+				k[0] |= 0x80;
+			return;
+		case R_FEW_STARTS:
+			memcpy(k, values + (next_random() % 300) * len, len);
+			for (j = sizeof(uint64); j < len; j++)
+				k[j] = (unsigned char) next_random();
+			return;
+		case NRSHAPES:
+			break;
+	}
+	abort();
+}
+
+static void
+one_record_case(enum rshape shape, size_t len, size_t n)
+{
+	/* records with a 1-byte header, as in a set's tail */
+	size_t		stride = len + 1;
+	unsigned char *src = malloc(n * stride + 1);
+	unsigned char *want = malloc(n * len + 1);
+	char	   *got = malloc(n * len + 1);
+	unsigned char *values = malloc(300 * len + 1);
+	size_t		nwant = 0;
+	size_t		ngot;
+	size_t		i;
+
+	for (i = 0; i < 300 * len; i++)
+		values[i] = (unsigned char) next_random();
+	for (i = 0; i < n; i++)
+	{
+		src[i * stride] = (unsigned char) len;
+		fill_record(shape, src + i * stride + 1, len, i, n, values);
+		memcpy(want + i * len, src + i * stride + 1, len);
+	}
+	record_len = len;
+	if (len > 0)
+		qsort(want, n, len, cmp_record);
+	for (i = 0; i < n; i++)
+	{
+		if (nwant > 0 && memcmp(want + (nwant - 1) * len, want + i * len, len) == 0)
+			continue;
+		memmove(want + nwant * len, want + i * len, len);
+		nwant++;
+	}
+	ngot = cd_sort_unique_records((const char *) src + 1, n, stride, len, got);
+	if (ngot == nwant && memcmp(got, want, nwant * len) == 0)
+		passed++;
+	else
+	{
+		failed++;
+		printf("FAIL: records of %zu bytes, %s, %zu keys: %zu distinct, want %zu (or not in memcmp order)\n",
+			   len, rshape_names[shape], n, ngot, nwant);
+	}
+	free(src);
+	free(want);
+	free(got);
+	free(values);
+	stub_reset(stub_cxt_query);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -144,7 +279,21 @@ main(int argc, char **argv)
 				one_case((enum shape) shape, width, sizes[s]);
 			one_case((enum shape) shape, width, largest);
 		}
-	printf("%s: fixed-width key sort, %ld cases passed, %ld failed\n",
+	{
+		static const size_t lens[] = {0, 1, 3, 7, 8, 9, 16, 32, 160};
+		static const size_t rsizes[] = {1, 2, 63, 1000, 70000, 0};
+
+		for (int l = 0; l < (int) lengthof(lens); l++)
+			for (int shape = 0; shape < NRSHAPES; shape++)
+			{
+				for (int s = 0; rsizes[s] > 0; s++)
+					one_record_case((enum rshape) shape, lens[l], rsizes[s]);
+				/* past 2^11 buckets of CD_RECORD_BUCKET keys */
+				if (lens[l] == 16 || lens[l] == 32)
+					one_record_case((enum rshape) shape, lens[l], largest);
+			}
+	}
+	printf("%s: fixed-width key sort and byte keys of one length, %ld cases passed, %ld failed\n",
 		   failed ? "FAIL" : "ok", passed, failed);
 	printf("%d passed, %d failed\n", failed ? 0 : 1, failed ? 1 : 0);
 	return failed > 0;
