@@ -325,8 +325,8 @@ cd_sort_varitems_bytes(CDVarItem *items, size_t n)
  * MSD pass scatters their bytes into dst by the CD_RECORD_BITS (at most)
  * bits below those that all of them share, into buckets of about
  * CD_RECORD_BUCKET keys; then each bucket, copied out, is indexed and
- * sorted by the radix sort above within the caches, and its distinct keys
- * go back into dst in order.  The whole tail's index (32 bytes a key, which
+ * sorted within the caches (sort_bucket), and its distinct keys go back
+ * into dst in order.  The whole tail's index (32 bytes a key, which
  * the in-place radix sort moved around at random far beyond the caches)
  * and its packed copy are never built: the scratch is dst (the keys'
  * bytes) and one bucket's copy and index.  One group of 10M uuid, serial,
@@ -382,13 +382,13 @@ copy_record(char *dst, const char *src, size_t len)
 #define CD_RECORD_SUB_BITS	8
 
 /*
- * A bucket holding more than CD_RECORD_SKEW times the buckets' average
- * (or a quarter of the keys), and more than CD_RECORD_SPLIT_MIN keys,
- * means the bits did not split
- * them (a common start of 8 bytes or more, a value in many of them, a few
- * values a byte such as hex digits): unique_records_indexed then.  The
- * scratch of the buckets' way (the largest one's keys and two indexes of
- * it) then stays far below the whole tail's index.
+ * A bucket holding more than CD_RECORD_SKEW times the buckets' average (or
+ * a quarter of the keys), and more than CD_RECORD_SPLIT_MIN keys, means
+ * the bits did not split them (a common start of 8 bytes or more, a value
+ * in many of them, few values a byte such as hex digits):
+ * unique_records_indexed then.  So the scratch of the buckets' way (the
+ * largest bucket's keys and two indexes of it) stays far below the whole
+ * tail's index.
  */
 #define CD_RECORD_SKEW		8
 #ifndef CD_RECORD_SPLIT_MIN
