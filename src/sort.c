@@ -322,22 +322,48 @@ cd_sort_varitems_bytes(CDVarItem *items, size_t n)
 /*
  * Byte keys of one length (the tail of a uniform set: uuid, md5 text) are
  * sorted as records rather than through an index of the whole tail: one
- * MSD pass scatters their bytes into dst by the CD_RECORD_BITS (at most)
- * bits below those that all of them share, into buckets of about
- * CD_RECORD_BUCKET keys; then each bucket, copied out, is indexed and
- * sorted within the caches (sort_bucket), and its distinct keys go back
- * into dst in order.  The whole tail's index (32 bytes a key, which
- * the in-place radix sort moved around at random far beyond the caches)
- * and its packed copy are never built: the scratch is dst (the keys'
- * bytes) and one bucket's copy and index.  One group of 10M uuid, serial,
- * 5 interleaved runs: 1921-2349 -> 1523-1639 ms (the sort of the tails:
- * 33% of the query -> 16% in perf; bench/README.md).  Buckets on the
- * prefix's bits do not split keys of few values a byte (hex digits: 32 of
- * 2048 buckets used), which take the whole tail's index as before.
+ * MSD pass scatters their bytes into dst by bucket, buckets of about
+ * CD_RECORD_BUCKET keys (up to 2^CD_RECORD_BITS of them); then each
+ * bucket, copied out, is indexed and sorted within the caches
+ * (sort_bucket), and its distinct keys go back into dst in order.  The
+ * whole tail's index (32 bytes a key, which the in-place radix sort moved
+ * around at random far beyond the caches) and its packed copy are never
+ * built: the scratch is dst (the keys' bytes) and one bucket's copy and
+ * index.  One group of 10M uuid, serial, 5 interleaved runs: 1921-2349 ->
+ * 1523-1639 ms (the sort of the tails: 33% of the query -> 16% in perf;
+ * bench/README.md).
+ *
+ * A bucket is a number whose digits are the ranks of the byte values that
+ * occur at the first positions where the keys differ (RecordDigits): keys
+ * of few values a byte (hex or decimal digits, letters) spread over the
+ * buckets as evenly as random bytes do.  Buckets on the bits of the
+ * prefix filled 32 of 2048 buckets with md5 text, which then took the
+ * whole tail's index; on ranks, one group of 10M md5 text, 5 interleaved
+ * runs on a slow day: 3649-4451 -> 2984-3805 ms (outside the server, 1.25M
+ * keys: 88 -> 53 ns a key), uuid unchanged.
  */
 #define CD_RECORD_BITS		11
 #ifndef CD_RECORD_BUCKET
 #define CD_RECORD_BUCKET	512
+#endif
+/* keys whose byte values choose the buckets (all of them if need be) */
+#define CD_RECORD_SAMPLE	4096
+/* a bucket is split into up to this many groups before insertion sorts */
+#define CD_RECORD_GROUPS	256
+/* groups of more keys than this are sorted by radix_sort_varitems */
+#define CD_RECORD_INSERTION	24
+
+/*
+ * A bucket holding more than CD_RECORD_SKEW times the buckets' average (or
+ * a quarter of the keys), and more than CD_RECORD_SPLIT_MIN keys, means
+ * the byte values did not split them (a value in many of them, a long
+ * common start): unique_records_indexed then.  So the scratch of the
+ * buckets' way (the largest bucket's keys and two indexes of it) stays far
+ * below the whole tail's index.
+ */
+#define CD_RECORD_SKEW		8
+#ifndef CD_RECORD_SPLIT_MIN
+#define CD_RECORD_SPLIT_MIN	16384
 #endif
 
 /* the first 8 bytes of a key of len bytes, big-endian (zero-padded) */
@@ -371,30 +397,124 @@ copy_record(char *dst, const char *src, size_t len)
 }
 
 /*
- * Within a bucket (in the caches): the items are placed by the next
- * CD_RECORD_SUB_BITS bits of their prefixes below shift, then each group
- * of them sorted by insertion, or by the radix sort above when it holds
- * more than CD_RECORD_INSERTION (the bits did not spread the keys: long
- * common starts, or few values a byte such as hex digits).  Random keys
- * leave about 2 items a group: the radix sort alone ended each bucket in
- * sort_template.h's quicksort of ~16 items (a third of the sort's time).
+ * Buckets of keys that are equal before byte `from`: digit j of a key's
+ * bucket is the rank of its byte from + j among the values that occur
+ * there (the ranks of a position's values are distinct, so keys in
+ * different buckets are ordered as their buckets); the last digit may be
+ * a rank scaled down (several values in one bucket: nothing is read after
+ * it).  table[j][v] is value v's share of the bucket number at digit j.
  */
-#define CD_RECORD_SUB_BITS	8
+#define CD_RECORD_DIGITS	4
+
+typedef struct RecordDigits
+{
+	size_t		from;			/* the first byte read */
+	int			ndigits;		/* how many bytes are read from there */
+	size_t		nbuckets;
+	uint32		table[CD_RECORD_DIGITS][256];
+} RecordDigits;
 
 /*
- * A bucket holding more than CD_RECORD_SKEW times the buckets' average (or
- * a quarter of the keys), and more than CD_RECORD_SPLIT_MIN keys, means
- * the bits did not split them (a common start of 8 bytes or more, a value
- * in many of them, few values a byte such as hex digits):
- * unique_records_indexed then.  So the scratch of the buckets' way (the
- * largest bucket's keys and two indexes of it) stays far below the whole
- * tail's index.
+ * The byte values at bytes from .. from + CD_RECORD_DIGITS - 1 (a byte a
+ * value: marking is a store, where setting bits in words made each key
+ * wait for the previous one's read-modify-write).
  */
-#define CD_RECORD_SKEW		8
-#ifndef CD_RECORD_SPLIT_MIN
-#define CD_RECORD_SPLIT_MIN	16384
-#endif
-#define CD_RECORD_INSERTION	24
+typedef struct RecordValues
+{
+	uint8		seen[CD_RECORD_DIGITS][256];
+} RecordValues;
+
+static inline void
+record_values_add(RecordValues *rv, const char *key, size_t from, int avail)
+{
+	int			j;
+
+	for (j = 0; j < avail; j++)
+	{
+		rv->seen[j][(uint8) key[from + j]] = 1;
+	}
+}
+
+/*
+ * Make d split keys equal before byte from, of which avail bytes are read
+ * (at most CD_RECORD_DIGITS), into about target buckets at most, by the
+ * values in rv.  A key with a value rv lacks at a digit before the last
+ * gets a bucket of nbuckets or more: rv came from a sample, which must be
+ * taken again from all the keys (a value of the last digit that rv lacks
+ * shares a neighbour's rank, which keeps the order).
+ */
+static void
+record_digits_init(RecordDigits *d, const RecordValues *rv, size_t from,
+				   int avail, size_t target)
+{
+	uint32		radix[CD_RECORD_DIGITS];
+	int			nvalues[CD_RECORD_DIGITS];
+	uint32		weight = 1;
+	size_t		product = 1;
+	int			j;
+
+	d->from = from;
+	d->ndigits = 0;
+	for (j = 0; j < avail && product < target; j++)
+	{
+		int			nv = 0;
+		int			v;
+
+		for (v = 0; v < 256; v++)
+			nv += rv->seen[j][v];
+		nvalues[j] = Max(nv, 1);
+		radix[j] = (uint32) Min((size_t) nvalues[j], target / product);
+		product *= radix[j];
+		d->ndigits++;
+		if (radix[j] < (uint32) nvalues[j])
+			break;				/* scaled: the last digit */
+	}
+	d->nbuckets = product;
+	for (j = d->ndigits - 1; j >= 0; j--)
+	{
+		uint32		rank = 0;
+		int			v;
+
+		for (v = 0; v < 256; v++)
+		{
+			uint32		r = Min(rank, (uint32) nvalues[j] - 1);
+
+			if (!rv->seen[j][v] && j < d->ndigits - 1)
+				d->table[j][v] = (uint32) d->nbuckets;	/* unseen: see above */
+			else
+				d->table[j][v] = (uint32) (((uint64) r * radix[j]) / nvalues[j]) * weight;
+			rank += rv->seen[j][v];
+		}
+		weight *= radix[j];
+	}
+}
+
+static inline size_t
+record_bucket(const RecordDigits *d, const char *key)
+{
+	const uint8 *k = (const uint8 *) key + d->from;
+	size_t		b = 0;
+	int			j;
+
+	for (j = 0; j < d->ndigits; j++)
+		b += d->table[j][k[j]];
+	return b;
+}
+
+/*
+ * Where the n keys (prefixes given) first differ, known from the XOR of
+ * their prefixes with the first one's: the first byte read by a split,
+ * and how many bytes from there (0: the keys are all equal).
+ */
+static inline void
+record_split_at(uint64 differ, size_t len, size_t *from, int *avail)
+{
+	if (differ != 0)
+		*from = (size_t) (63 - pg_leftmost_one_pos64(differ)) / 8;
+	else
+		*from = Min(len, sizeof(uint64));
+	*avail = (int) Min((size_t) CD_RECORD_DIGITS, len - *from);
+}
 
 static inline bool
 record_item_less(const CDVarItem *a, const CDVarItem *b)
@@ -407,45 +527,70 @@ record_item_less(const CDVarItem *a, const CDVarItem *b)
 }
 
 /*
- * Sort the m keys of len bytes packed in keys, which share their prefixes'
- * bits from shift up, through items (room for m in each of a and b);
- * returns the sorted items (a or b).
+ * Sort the m keys of len bytes packed in keys, all equal before byte hint,
+ * through items (room for m in each of a and b); returns the sorted items
+ * (a or b).  The keys are split
+ * into up to CD_RECORD_GROUPS groups by the values of the bytes where they
+ * first differ, then each group sorted by insertion, or by the radix sort
+ * above when it holds more than CD_RECORD_INSERTION keys.  Random keys
+ * leave about 2 a group: the radix sort alone ended each bucket in
+ * sort_template.h's quicksort of ~16 items (a third of the sort's time).
  */
 static CDVarItem *
-sort_bucket(const char *keys, size_t m, size_t len, int shift,
+sort_bucket(const char *keys, size_t m, size_t len, size_t hint,
 			CDVarItem *a, CDVarItem *b)
 {
-	uint32		count[(1 << CD_RECORD_SUB_BITS) + 1];
-	int			sub = Max(shift - CD_RECORD_SUB_BITS, 0);
-	uint64		mask = ((uint64) 1 << Min(shift, CD_RECORD_SUB_BITS)) - 1;
+	uint32		count[CD_RECORD_GROUPS + 1];
+	RecordValues rv;
+	RecordDigits d;
+	uint64		differ = 0;
+	size_t		from;
+	int			avail;
 	size_t		i;
-	int			g;
+	size_t		g;
 
-	memset(count, 0, sizeof(count));
+	/* the values from byte hint on, gathered on the way (record_scan) */
+	avail = (int) Min((size_t) CD_RECORD_DIGITS, len - hint);
+	memset(&rv, 0, sizeof(rv));
 	for (i = 0; i < m; i++)
 	{
 		a[i].key = keys + i * len;
 		a[i].len = len;
 		a[i].datum = (Datum) 0;
 		a[i].prefix = record_prefix(a[i].key, len);
-		count[((a[i].prefix >> sub) & mask) + 1]++;
+		differ |= a[i].prefix ^ a[0].prefix;
+		record_values_add(&rv, a[i].key, hint, avail);
 	}
-	if (shift == 0)
+	record_split_at(differ, len, &from, &avail);
+	if (from != hint)
 	{
-		/* the prefixes are all equal */
+		memset(&rv, 0, sizeof(rv));
+		for (i = 0; i < m; i++)
+			record_values_add(&rv, a[i].key, from, avail);
+	}
+	record_digits_init(&d, &rv, from, avail, CD_RECORD_GROUPS);
+	if (d.nbuckets <= 1)
+	{
 		radix_sort_varitems(a, m, 0, 0);
 		return a;
 	}
-	for (g = 0; g < (1 << CD_RECORD_SUB_BITS); g++)
+	/* each item's group, kept in its datum (unused for byte keys) */
+	memset(count, 0, sizeof(count));
+	for (i = 0; i < m; i++)
+	{
+		a[i].datum = (Datum) record_bucket(&d, a[i].key);
+		count[a[i].datum + 1]++;
+	}
+	for (g = 0; g < d.nbuckets; g++)
 		count[g + 1] += count[g];
 	for (i = 0; i < m; i++)
-		b[count[(a[i].prefix >> sub) & mask]++] = a[i];
+		b[count[a[i].datum]++] = a[i];
 	/* count[g] is now group g's end */
-	for (g = 0; g < (1 << CD_RECORD_SUB_BITS); g++)
+	for (g = 0; g < d.nbuckets; g++)
 	{
-		size_t		from = g == 0 ? 0 : count[g - 1];
-		size_t		n = count[g] - from;
-		CDVarItem  *grp = b + from;
+		size_t		start = g == 0 ? 0 : count[g - 1];
+		size_t		n = count[g] - start;
+		CDVarItem  *grp = b + start;
 		size_t		j;
 
 		if (n > CD_RECORD_INSERTION)
@@ -470,9 +615,9 @@ sort_bucket(const char *keys, size_t m, size_t len, int shift,
 }
 
 /*
- * The keys' bits did not split them (a common start of 8 bytes or more, a
- * value in most of them): one index of them all, sorted by the radix sort
- * above, as other tails are (cd_sort_entries), for the same scratch.
+ * The byte values did not split the keys (a value in most of them, a long
+ * common start): one index of them all, sorted by the radix sort above, as
+ * other tails are (cd_sort_entries), for the same scratch.
  */
 static size_t
 unique_records_indexed(const char *src, size_t n, size_t stride, size_t len,
@@ -512,10 +657,12 @@ cd_sort_unique_records(const char *src, size_t n, size_t stride, size_t len,
 {
 	uint64		first;
 	uint64		differ = 0;
-	int			top;
+	size_t		sample;
+	RecordValues rv;
+	RecordDigits *d;
+	size_t		from;
+	int			avail;
 	int			bits = 0;
-	int			shift;
-	size_t		nbuckets;
 	uint32	   *start;
 	uint32	   *next;
 	size_t		largest = 0;
@@ -531,34 +678,60 @@ cd_sort_unique_records(const char *src, size_t n, size_t stride, size_t len,
 	if (len == 0)
 		return 1;				/* every key is the empty one */
 
-	/* the bits where the keys' prefixes differ: the buckets are below them */
+	/*
+	 * Where the keys first differ, then the byte values from there, from a
+	 * sample of CD_RECORD_SAMPLE keys: a pass over all of them, beyond the
+	 * caches, cost a sixth of the sort of random 16-byte keys.  When a key
+	 * holds a value the sample lacks, the histogram's pass says so, and the
+	 * values are taken from all the keys.
+	 */
 	first = record_prefix(src, len);
 	for (i = 1; i < n; i++)
 		differ |= record_prefix(src + i * stride, len) ^ first;
+	if (differ == 0 && len <= sizeof(uint64))
+	{
+		copy_record(dst, src, len);
+		return 1;				/* the keys are all equal */
+	}
+	record_split_at(differ, len, &from, &avail);
 	while (bits < CD_RECORD_BITS && (n >> bits) > CD_RECORD_BUCKET)
 		bits++;
-	top = differ == 0 ? 0 : pg_leftmost_one_pos64(differ) + 1;
-	bits = Min(bits, top);
-	shift = top - bits;
-	nbuckets = (size_t) 1 << bits;
-#define record_bucket(key) \
-	(bits == 0 ? 0 : \
-	 (size_t) ((record_prefix((key), len) >> shift) & (nbuckets - 1)))
+	d = palloc(sizeof(RecordDigits));
+	start = NULL;
+	for (sample = Max(n / CD_RECORD_SAMPLE, 1);; sample = 1)
+	{
+		memset(&rv, 0, sizeof(rv));
+		for (i = 0; i < n; i += sample)
+			record_values_add(&rv, src + i * stride, from, avail);
+		record_digits_init(d, &rv, from, avail, (size_t) 1 << bits);
+		CHECK_FOR_INTERRUPTS();
 
-	start = palloc0((nbuckets + 1) * sizeof(uint32));
-	next = palloc(nbuckets * sizeof(uint32));
-	for (i = 0; i < n; i++)
-		start[record_bucket(src + i * stride) + 1]++;
-	for (b = 0; b < nbuckets; b++)
+		start = palloc0((d->nbuckets + 1) * sizeof(uint32));
+		for (i = 0; i < n; i++)
+		{
+			size_t		bk = record_bucket(d, src + i * stride);
+
+			if (unlikely(bk >= d->nbuckets))
+				break;			/* a value the sample lacks */
+			start[bk + 1]++;
+		}
+		if (i == n)
+			break;
+		Assert(sample > 1);
+		pfree(start);
+	}
+	next = palloc(d->nbuckets * sizeof(uint32));
+	for (b = 0; b < d->nbuckets; b++)
 	{
 		largest = Max(largest, start[b + 1]);
 		start[b + 1] += start[b];
 		next[b] = start[b];
 	}
 	CHECK_FOR_INTERRUPTS();
-	if (largest > Max(Min(CD_RECORD_SKEW * (n >> bits), n / 4),
+	if (largest > Max(Min(CD_RECORD_SKEW * (n / d->nbuckets), n / 4),
 					  CD_RECORD_SPLIT_MIN))
 	{
+		pfree(d);
 		pfree(next);
 		pfree(start);
 		return unique_records_indexed(src, n, stride, len, dst);
@@ -567,10 +740,10 @@ cd_sort_unique_records(const char *src, size_t n, size_t stride, size_t len,
 	{
 		const char *key = src + i * stride;
 
-		copy_record(dst + (size_t) next[record_bucket(key)]++ * len, key, len);
+		copy_record(dst + (size_t) next[record_bucket(d, key)]++ * len,
+					key, len);
 	}
 	CHECK_FOR_INTERRUPTS();
-#undef record_bucket
 
 	/*
 	 * Each bucket: copied out, sorted, its distinct keys written back from
@@ -580,7 +753,7 @@ cd_sort_unique_records(const char *src, size_t n, size_t stride, size_t len,
 	copy = cd_alloc_huge(CurrentMemoryContext, largest * len);
 	items = cd_alloc_huge(CurrentMemoryContext,
 						  2 * largest * sizeof(CDVarItem));
-	for (b = 0; b < nbuckets; b++)
+	for (b = 0; b < d->nbuckets; b++)
 	{
 		size_t		m = start[b + 1] - start[b];
 		const CDVarItem *sorted;
@@ -589,7 +762,8 @@ cd_sort_unique_records(const char *src, size_t n, size_t stride, size_t len,
 		if (m == 0)
 			continue;
 		memcpy(copy, dst + (size_t) start[b] * len, m * len);
-		sorted = sort_bucket(copy, m, len, shift, items, items + largest);
+		sorted = sort_bucket(copy, m, len, d->from + d->ndigits - 1,
+							 items, items + largest);
 		for (i = 0; i < m; i++)
 		{
 			if (last != NULL && last->prefix == sorted[i].prefix &&
@@ -604,6 +778,7 @@ cd_sort_unique_records(const char *src, size_t n, size_t stride, size_t len,
 	}
 	pfree(items);
 	pfree(copy);
+	pfree(d);
 	pfree(next);
 	pfree(start);
 	return w;

@@ -31,9 +31,9 @@
  * the back (merge_uniform).  One group of 10M, serial, 4 interleaved runs:
  * uuid 2066-2287 -> 1971-2100 ms, md5 text 2865-3010 -> 2747-2817 ms.
  * Such a tail is sorted as records (sort.c: cd_sort_unique_records), not
- * through an index of all its entries: uuid, 5 interleaved runs,
- * 1921-2349 -> 1523-1639 ms, its peak 53 MB lower; md5 text unchanged
- * (its hex digits do not split into buckets: the index then, as before).
+ * through an index of all its entries: 5 interleaved runs, uuid 1921-2349
+ * -> 1523-1639 ms, its peak 53 MB lower; md5 text (another day, slower)
+ * 3649-4451 -> 2984-3805 ms, its peak 29 MB lower.
  *
  * Merging another set (var_merge): a small one's keys go into the tail; a
  * larger one's sorted entries are merged with the sorted part the same way

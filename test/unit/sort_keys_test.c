@@ -141,13 +141,14 @@ enum rshape
 	R_LAST_BYTE,				/* differing only in the last byte */
 	R_HALF_HOT,					/* half of them one value, top bit set */
 	R_FEW_STARTS,				/* 300 first 8 bytes, then random ones */
+	R_ONE_RARE,					/* hex digits, but one key (not sampled) 'z' */
 	NRSHAPES
 };
 
 static const char *const rshape_names[NRSHAPES] = {
 	"random bytes", "hex digits", "12-byte common start", "300 values",
 	"all equal", "descending counter", "only the last byte differs",
-	"half one value", "300 starts of 8 bytes"
+	"half one value", "300 starts of 8 bytes", "hex digits and one rare byte"
 };
 
 static size_t record_len;
@@ -206,6 +207,17 @@ fill_record(enum rshape shape, unsigned char *k, size_t len, size_t i,
 			memcpy(k, values + (next_random() % 300) * len, len);
 			for (j = sizeof(uint64); j < len; j++)
 				k[j] = (unsigned char) next_random();
+			return;
+		case R_ONE_RARE:
+			/*
+			 * i = 64k + 7 is never among the keys whose byte values choose
+			 * the buckets (every n / 4096th) in these sizes: its first
+			 * byte is a value they lack
+			 */
+			for (j = 0; j < len; j++)
+				k[j] = "0123456789abcdef"[next_random() & 15];
+			if (len > 0 && i == (n / 2) - (n / 2) % 64 + 7)
+				k[0] = 'z';
 			return;
 		case NRSHAPES:
 			break;
