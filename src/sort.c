@@ -549,7 +549,8 @@ sort_bucket(const char *keys, size_t m, size_t len, size_t hint,
 	size_t		i;
 	size_t		g;
 
-	/* the values from byte hint on, gathered on the way (record_scan) */
+	/* the values from byte hint on, gathered on the way */
+	Assert(hint < len);
 	avail = (int) Min((size_t) CD_RECORD_DIGITS, len - hint);
 	memset(&rv, 0, sizeof(rv));
 	for (i = 0; i < m; i++)
@@ -762,7 +763,9 @@ cd_sort_unique_records(const char *src, size_t n, size_t stride, size_t len,
 		if (m == 0)
 			continue;
 		memcpy(copy, dst + (size_t) start[b] * len, m * len);
-		sorted = sort_bucket(copy, m, len, d->from + d->ndigits - 1,
+		/* a bucket's keys are equal before its last digit's byte */
+		sorted = sort_bucket(copy, m, len,
+							 d->from + Max(d->ndigits, 1) - 1,
 							 items, items + largest);
 		for (i = 0; i < m; i++)
 		{
