@@ -366,18 +366,6 @@ cd_sort_varitems_bytes(CDVarItem *items, size_t n)
 #define CD_RECORD_SPLIT_MIN	16384
 #endif
 
-/* the first 8 bytes of a key of len bytes, big-endian (zero-padded) */
-static inline uint64
-record_prefix(const char *key, size_t len)
-{
-	uint64		p;
-
-	if (len < sizeof(uint64))
-		return cd_bytes_prefix(key, len);
-	memcpy(&p, key, sizeof(p));
-	return pg_ntoh64(p);
-}
-
 /* copy a key of len bytes; the usual lengths with a constant size */
 static inline void
 copy_record(char *dst, const char *src, size_t len)
@@ -558,7 +546,7 @@ sort_bucket(const char *keys, size_t m, size_t len, size_t hint,
 		a[i].key = keys + i * len;
 		a[i].len = len;
 		a[i].datum = (Datum) 0;
-		a[i].prefix = record_prefix(a[i].key, len);
+		a[i].prefix = cd_bytes_prefix(a[i].key, len);
 		differ |= a[i].prefix ^ a[0].prefix;
 		record_values_add(&rv, a[i].key, hint, avail);
 	}
@@ -634,7 +622,7 @@ unique_records_indexed(const char *src, size_t n, size_t stride, size_t len,
 		items[i].key = src + i * stride;
 		items[i].len = len;
 		items[i].datum = (Datum) 0;
-		items[i].prefix = record_prefix(items[i].key, len);
+		items[i].prefix = cd_bytes_prefix(items[i].key, len);
 	}
 	radix_sort_varitems(items, n, 0, 0);
 	for (i = 0; i < n; i++)
@@ -686,9 +674,9 @@ cd_sort_unique_records(const char *src, size_t n, size_t stride, size_t len,
 	 * holds a value the sample lacks, the histogram's pass says so, and the
 	 * values are taken from all the keys.
 	 */
-	first = record_prefix(src, len);
+	first = cd_bytes_prefix(src, len);
 	for (i = 1; i < n; i++)
-		differ |= record_prefix(src + i * stride, len) ^ first;
+		differ |= cd_bytes_prefix(src + i * stride, len) ^ first;
 	if (differ == 0 && len <= sizeof(uint64))
 	{
 		copy_record(dst, src, len);

@@ -72,7 +72,11 @@ cd_bytes_prefix(const char *key, Size len)
 {
 	uint64		p = 0;
 
-	memcpy(&p, key, Min(len, sizeof(p)));
+	/* a load of constant size for the keys of 8 bytes or more */
+	if (len >= sizeof(p))
+		memcpy(&p, key, sizeof(p));
+	else
+		memcpy(&p, key, len);
 	return pg_ntoh64(p);
 }
 

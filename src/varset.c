@@ -529,24 +529,12 @@ tail_is_records(const CDVarSet *set, UniformPart *u)
 	return true;
 }
 
-/* The first 8 bytes of a key of the records' length, big-endian. */
-static inline uint64
-record_prefix(const UniformPart *u, const char *key)
-{
-	uint64		prefix;
-
-	if (u->len < sizeof(uint64))
-		return cd_bytes_prefix(key, u->len);
-	memcpy(&prefix, key, sizeof(uint64));
-	return pg_ntoh64(prefix);
-}
-
 /* Compare record i with key (of the records' length), of prefix prefix. */
 static inline int
 compare_record(const UniformPart *u, Size i, const char *key, uint64 prefix)
 {
 	const char *rec = u->data + i * u->size + u->head;
-	uint64		rprefix = record_prefix(u, rec);
+	uint64		rprefix = cd_bytes_prefix(rec, u->len);
 
 	if (rprefix != prefix)
 		return rprefix > prefix ? 1 : -1;
@@ -569,7 +557,7 @@ compare_record(const UniformPart *u, Size i, const char *key, uint64 prefix)
 static inline Size
 find_place(const UniformPart *u, Size lo, const char *key, bool *equal)
 {
-	uint64		prefix = record_prefix(u, key);
+	uint64		prefix = cd_bytes_prefix(key, u->len);
 	Size		step = 1;
 	Size		hi;
 	int			c;
