@@ -41,6 +41,9 @@
 #define CD_FRONT_ALWAYS		0
 #endif
 
+/* CDFrontSet.keylen of keys not known to be of one length */
+#define CD_FRONT_MIXED		SIZE_MAX
+
 /* the most runs a front-coded set keeps (see "Runs" below) */
 #define CD_FRONT_MAX_RUNS	8
 
@@ -56,6 +59,9 @@ typedef struct CDFrontSet
 	Size		packedbytes;
 	Size		packedroom;		/* allocated for them */
 	Size		rawbytes;		/* what they would take as entries */
+	Size		keylen;			/* every sorted key's length, when known to
+								 * be one (cd_front_from_state, a writer);
+								 * else CD_FRONT_MIXED */
 	char	   *tail;			/* the unsorted keys, as entries */
 	Size		tailbytes;
 	Size		tailroom;

@@ -284,12 +284,18 @@ cd_unpack_fixed(StringInfo buf, const CDKeyType *kt, uint32 n, CDKeyWriter *w)
 	buf->cursor = (const char *) u.p - buf->data;
 }
 
-/* a byte key's lengths: below 2^35 (keys are below 1 GB) */
-static Size
+/*
+ * A byte key's lengths: below 2^35 (keys are below 1 GB).  One byte, the
+ * common case, without the general loop.
+ */
+static inline Size
 recv_length(StringInfo buf)
 {
 	uint64		v;
 
+	if (likely(buf->cursor < buf->len) &&
+		(uint8) buf->data[buf->cursor] < 0x80)
+		return (Size) (uint8) buf->data[buf->cursor++];
 	if (!cd_recv_varint(buf, 35, &v))
 		cd_invalid_state("A length is malformed.");
 	return (Size) v;
@@ -335,20 +341,27 @@ cd_pack_bytes(StringInfo buf, CDKeyReader *r)
 	}
 }
 
+/*
+ * The key is built in a buffer of its own, on the one before, and lengths
+ * of one byte are read without the general loop: a parallel leader's
+ * reading of a worker's state of 3.3M uuid (one group of 10M, 2 workers)
+ * took 60-170 ms with a StringInfo's appends, 30-45 ms so.
+ */
 void
 cd_unpack_bytes(StringInfo buf, const CDKeyType *kt, uint32 n, CDKeyWriter *w)
 {
-	StringInfoData key;			/* the current key, built on the last */
+	Size		room = 64;
+	char	   *key = palloc(room);	/* the current key, built on the last */
+	Size		len = 0;
 	uint32		i;
 
-	initStringInfo(&key);
 	for (i = 0; i < n; i++)
 	{
 		Size		shared = recv_length(buf);
 		Size		rest = recv_length(buf);
 		const char *bytes;
 
-		if (shared > (Size) key.len || (i == 0 && shared > 0))
+		if (shared > len || (i == 0 && shared > 0))
 			cd_invalid_state("A key shares more than the previous key.");
 		if (rest > (Size) (buf->len - buf->cursor))
 			cd_invalid_state("A key runs past the end of the value.");
@@ -362,19 +375,24 @@ cd_unpack_bytes(StringInfo buf, const CDKeyType *kt, uint32 n, CDKeyWriter *w)
 		 */
 		if (i > 0)
 		{
-			if (shared == (Size) key.len ? rest == 0 :
-				(rest == 0 || (uint8) bytes[0] <= (uint8) key.data[shared]))
+			if (shared == len ? rest == 0 :
+				(rest == 0 || (uint8) bytes[0] <= (uint8) key[shared]))
 				cd_invalid_state("The keys are not strictly increasing.");
 		}
 		if (shared + rest > MaxAllocSize - VARHDRSZ - 1)
 			cd_invalid_state("A key is too long.");
-		key.len = (int) shared;
-		appendBinaryStringInfo(&key, bytes, (int) rest);
-		if (!cd_varkey_is_valid_after(kt, key.data, key.len, shared))
+		if (unlikely(shared + rest > room))
+		{
+			room = Max(shared + rest, 2 * room);
+			key = repalloc_huge(key, room);
+		}
+		memcpy(key + shared, bytes, rest);
+		len = shared + rest;
+		if (!cd_varkey_is_valid_after(kt, key, len, shared))
 			cd_invalid_state("A value is not valid for its type.");
-		w->put_bytes(w, key.data, key.len);
+		w->put_bytes(w, key, len);
 		if ((i & 0xFFFF) == 0xFFFF)
 			CHECK_FOR_INTERRUPTS();
 	}
-	pfree(key.data);
+	pfree(key);
 }

@@ -29,7 +29,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 n=400000
 cases=480
-fcases=144
+fcases=192
 [ "${CD_LONG:-0}" = 1 ] && n=4000000 && cases=4800 && fcases=1440
 CC=${CC:-cc}
 if [ -z "${PG_CONFIG:-}" ]; then
@@ -67,23 +67,31 @@ if ! build_stub packed_set_test test/unit/packed_set_test.c; then
     exit 1
 fi
 "$tmp/packed_set_test" "$cases" | tee "$tmp/out2" | grep -vE '^[0-9]+ passed, [0-9]+ failed'
-if build_stub front_set_test test/unit/front_set_test.c -DCD_FRONT_MIN_BYTES=256 -DCD_FRONT_ALWAYS=1; then
-    "$tmp/front_set_test" "$fcases" | tee "$tmp/out3" | grep -vE '^[0-9]+ passed, [0-9]+ failed'
-else
-    cat "$tmp/build.log"
-    echo "FAIL: could not build test/unit/front_set_test.c (server headers: $PG_CONFIG)"
-    echo "0 passed, 1 failed" >"$tmp/out3"
-fi
+# the front set, and again with batches of 4 keys in the count of runs of
+# keys of one length (frontset.c: CD_FRONT_BATCH), so that they refill often
+# (each run's summary in a file of its own: a run that crashes has none)
+for batch in "" "-DCD_FRONT_BATCH=4"; do
+    out="$tmp/out3${batch:+b}"
+    # shellcheck disable=SC2086
+    if build_stub front_set_test test/unit/front_set_test.c -DCD_FRONT_MIN_BYTES=256 -DCD_FRONT_ALWAYS=1 $batch; then
+        "$tmp/front_set_test" "$fcases" | tee "$out" | grep -vE '^[0-9]+ passed, [0-9]+ failed'
+    else
+        cat "$tmp/build.log"
+        echo "FAIL: could not build test/unit/front_set_test.c (server headers: $PG_CONFIG)"
+        echo "0 passed, 1 failed" >"$out"
+    fi
+done
 # the key sort, with the MSD pass from its default size and from 16 kB (and
 # the records' buckets of 8 keys, split from 64)
 for msd in "" "-DCD_RADIX_MSD_MIN_BYTES=16384 -DCD_RECORD_BUCKET=8 -DCD_RECORD_SPLIT_MIN=64"; do
+    out="$tmp/out5${msd:+b}"
     # shellcheck disable=SC2086
     if build_stub sort_keys_test test/unit/sort_keys_test.c $msd; then
-        "$tmp/sort_keys_test" | tee -a "$tmp/out5" | grep -vE '^[0-9]+ passed, [0-9]+ failed'
+        "$tmp/sort_keys_test" | tee "$out" | grep -vE '^[0-9]+ passed, [0-9]+ failed'
     else
         cat "$tmp/build.log"
         echo "FAIL: could not build test/unit/sort_keys_test.c"
-        echo "0 passed, 1 failed" >>"$tmp/out5"
+        echo "0 passed, 1 failed" >"$out"
     fi
 done
 # bench/micro.sh's program on 300k rows, with assertions: its counts (serial,
@@ -105,7 +113,7 @@ fi
 # one summary line for the programs
 p=0
 f=0
-for o in "$tmp/out1" "$tmp/out2" "$tmp/out3" "$tmp/out4" "$tmp/out5"; do
+for o in "$tmp/out1" "$tmp/out2" "$tmp/out3" "$tmp/out3b" "$tmp/out4" "$tmp/out5" "$tmp/out5b"; do
     lines=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$o" 2>/dev/null)
     [ -z "$lines" ] && lines="0 passed, 1 failed"
     while read -r line; do

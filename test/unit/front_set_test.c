@@ -64,6 +64,30 @@ static long n_var_by_rows = 0;
 static long merges[2][2][2];	/* [dst front][src front][by append] */
 static long n_runs = 0;			/* combines that kept a state as a run */
 static long n_taken = 0;		/* states taken over whole */
+static long n_one_length = 0;	/* states with runs, keys of one length */
+
+/*
+ * Are the keys of fs and its runs known to be of one length (counted over
+ * records: frontset.c, count_union_records, unless the tail has others)?
+ */
+static bool
+runs_of_one_length(const CDFrontSet *fs)
+{
+	size_t		len = CD_FRONT_MIXED;
+
+	for (uint32 r = 0; r <= fs->nruns; r++)
+	{
+		const CDFrontSet *s = r == 0 ? fs : fs->runs[r - 1];
+
+		if (s->nsorted == 0)
+			continue;
+		if (s->keylen == CD_FRONT_MIXED ||
+			(len != CD_FRONT_MIXED && s->keylen != len))
+			return false;
+		len = s->keylen;
+	}
+	return len != CD_FRONT_MIXED;
+}
 
 static void
 report(const char *why, const char *what)
@@ -345,7 +369,7 @@ static const char alphabet[] = {
 	0x00, 0x01, 0x7f, (char) 0x80, (char) 0xff, 'a'
 };
 
-#define NSHAPES		6
+#define NSHAPES		8
 
 /* what a case's keys share */
 typedef struct Shape
@@ -353,6 +377,7 @@ typedef struct Shape
 	char		prefix[40];		/* shape 1: the equal bytes */
 	char		long_prefix[MAX_KEY];	/* shape 4: what long keys share */
 	KeyList		pool;			/* shapes 3 and 5: the few keys repeated */
+	size_t		len;			/* shape 6: every key's length */
 } Shape;
 
 static size_t draw_key(Shape *sh, int shape, char *buf);
@@ -366,6 +391,11 @@ shape_init(Shape *sh, int shape, size_t n)
 		sh->prefix[i] = (char) (i % 3 == 0 ? 'x' : next_random());
 	for (int i = 0; i < MAX_KEY; i++)
 		sh->long_prefix[i] = (char) (i < 300 ? 'p' + i % 5 : next_random());
+	{
+		static const size_t lens[] = {0, 3, 8, 9, 12, 16, 32, 45};
+
+		sh->len = lens[next_random() % lengthof(lens)];
+	}
 	keys_init(&sh->pool);
 	if (shape == 3 || shape == 5)
 	{
@@ -422,6 +452,18 @@ draw_key(Shape *sh, int shape, char *buf)
 				memcpy(buf, key, len);
 				return len;
 			}
+		case 6:					/* one length, often the same 9 bytes first */
+			len = sh->len;
+			for (size_t i = 0; i < len; i++)
+				buf[i] = (i < 9 && (next_random() & 3)) ? sh->prefix[i] :
+					alphabet[next_random() % lengthof(alphabet)];
+			return len;
+		case 7:					/* 16 random bytes (a uuid) */
+			len = 16;
+			for (size_t i = 0; i < len; i++)
+				buf[i] = (char) next_random();
+			return len;
+		case 4:
 		default:				/* long keys, a few of several kB */
 			{
 				static const size_t lens[] = {126, 127, 128, 129, 200, 255,
@@ -695,10 +737,32 @@ state_of(CDSet *s, MemoryContext into)
  * taken over (cd_set_take), the others merged; the large front-coded ones
  * become runs of the state, counted without a merge, merged past
  * CD_FRONT_MAX_RUNS and by a compaction.  The rows of l go to k pieces, a
- * quarter of them to a second piece too.
+ * quarter of them to a second piece too; odd_early: a key of odd length
+ * only to pieces 1 to CD_FRONT_MAX_RUNS, one of even length only to the
+ * others, so that with more pieces those runs, merged into the state, give
+ * it keys of two lengths, and the runs after them have keys of one length,
+ * the state's first one.  tiny_one: the second piece gets few keys (those
+ * of another length than l's first, and a few more), which go into the
+ * state's tail, and the next ones are kept as runs beside it.
  */
+static int
+odd_early_piece(int k, size_t len)
+{
+	int			first = Min(k - 1, CD_FRONT_MAX_RUNS);	/* pieces 1 .. first */
+
+	if (len % 2 == 1)
+		return 1 + (int) (next_random() % first);
+	/* piece 0 or one after the first */
+	{
+		int			j = (int) (next_random() % (k - first));
+
+		return j == 0 ? 0 : first + j;
+	}
+}
+
 static void
-check_runs(const CDKeyType *kt, const KeyList *l, int k, CDAlloc *alloc)
+check_runs(const CDKeyType *kt, const KeyList *l, int k, CDAlloc *alloc,
+		   bool odd_early, bool tiny_one)
 {
 	KeyList		piece[12];
 	CDSet	   *state = NULL;
@@ -718,9 +782,23 @@ check_runs(const CDKeyType *kt, const KeyList *l, int k, CDAlloc *alloc)
 
 		/* the first piece twice as large: states of both kinds meet */
 		j = next_random() % (k + 1);
+		if (odd_early)
+			j = odd_early_piece(k, len);
+		if (tiny_one && k > 2)
+		{
+			if (len != l->len[0])
+				j = 1;
+			else if (j == 1 && next_random() % 16 != 0)
+				j = 0;
+		}
 		keys_add(&piece[j == k ? 0 : j], key, len);
 		if (next_random() % 4 == 0)
-			keys_add(&piece[next_random() % k], key, len);
+		{
+			j = odd_early ? odd_early_piece(k, len) : (int) (next_random() % k);
+			if (tiny_one && k > 2 && (j == 1) != (len != l->len[0]))
+				j = len != l->len[0] ? 1 : 0;
+			keys_add(&piece[j], key, len);
+		}
 	}
 	for (j = 0; j < k; j++)
 	{
@@ -767,6 +845,10 @@ check_runs(const CDKeyType *kt, const KeyList *l, int k, CDAlloc *alloc)
 	if (state != NULL)
 	{
 		/* counted through the runs, then compacted and read */
+		if (had_runs && state->kind == CD_SET_FRONT &&
+			((CDFrontSet *) state)->nruns > 0 &&
+			runs_of_one_length((CDFrontSet *) state))
+			n_one_length++;
 		report(check_set(state, want, n),
 			   had_runs ? "combined partial states, with runs" :
 			   "combined partial states");
@@ -1031,7 +1113,54 @@ one_case(long it)
 	report_ok(kt.encoding == CD_KEY_BYTES && kt.width == 0 && kt.codec == NULL,
 			  "bytea: byte keys");
 	check_lists(&kt, &a, &b, test_alloc(hash));
-	check_runs(&kt, &a, 1 + (int) (it % 12), test_alloc(hash));
+	check_runs(&kt, &a, 1 + (int) (it % 12), test_alloc(hash), false, false);
+	if (shape == 6 || shape == 7)
+	{
+		/* keys of one length: 3 states, and many, and a tail with them */
+		check_runs(&kt, &a, 3, test_alloc(hash), false, true);
+		check_runs(&kt, &a, 12, test_alloc(hash), false, it & 1);
+		if (a.n > 0)
+		{
+			/* and a tail with a few keys one byte longer than some */
+			KeyList		c;
+
+			keys_init(&c);
+			for (size_t i = 0; i < a.n; i++)
+			{
+				size_t		len;
+				const char *key = keys_key(&a, i, &len);
+
+				keys_add(&c, key, len);
+				if (next_random() % 50 == 0)
+				{
+					memcpy(buf, key, len);
+					buf[len] = alphabet[next_random() % lengthof(alphabet)];
+					keys_add(&c, buf, len + 1);
+				}
+			}
+			check_runs(&kt, &c, 3, test_alloc(hash), false, true);
+			keys_free(&c);
+		}
+	}
+	if (shape == 6)
+	{
+		/* keys of two lengths: see check_runs */
+		KeyList		c;
+
+		keys_init(&c);
+		for (size_t i = 0; i < n; i++)
+		{
+			size_t		len = draw_key(sh, shape, buf);
+
+			if (next_random() & 1)
+				buf[len++] = alphabet[next_random() % lengthof(alphabet)];
+			keys_add(&c, buf, len);
+		}
+		check_runs(&kt, &c, 2 + (int) (it % 11), test_alloc(hash), true,
+				   false);
+		check_runs(&kt, &c, 12, test_alloc(hash), true, it & 1);
+		keys_free(&c);
+	}
 	keys_free(&a);
 	keys_free(&b);
 	keys_free(&sh->pool);
@@ -1161,17 +1290,19 @@ main(int argc, char **argv)
 				  "variable-size + front merged");
 		report_ok(n_taken > 0 && n_runs > 0,
 				  "front-coded states taken over and kept as runs");
+		report_ok(n_one_length > 0,
+				  "runs of keys of one length counted");
 	}
 	printf("%s: front set, %ld cases, %ld checks passed, %ld failed "
 		   "(sets of rows front-coded: %ld, variable-size: %ld; merges "
 		   "front+front %ld/%ld, front+var %ld/%ld, var+front %ld/%ld, "
 		   "var+var %ld/%ld, one pass/by append; states taken %ld, "
-		   "kept as runs %ld)\n",
+		   "kept as runs %ld, of keys of one length %ld)\n",
 		   failed ? "FAIL" : "ok", cases, passed, failed,
 		   n_front_by_rows, n_var_by_rows,
 		   merges[1][1][0], merges[1][1][1], merges[1][0][0], merges[1][0][1],
 		   merges[0][1][0], merges[0][1][1], merges[0][0][0], merges[0][0][1],
-		   n_taken, n_runs);
+		   n_taken, n_runs, n_one_length);
 	printf("%d passed, %d failed\n", failed ? 0 : 1, failed ? 1 : 0);
 	return failed > 0;
 }
