@@ -718,8 +718,9 @@ record_refill(RecordStream *s, Size len)
 	{
 		uint32		m = (uint32) Min((Size) (CD_FRONT_BUF - left),
 									 s->e->n - s->next);
+		uint32		j;
 
-		for (uint32 j = 0; j < m; j++)
+		for (j = 0; j < m; j++)
 			s->prefix[left + j] = s->e->items[s->next + j].prefix;
 		s->base = s->next - left;
 		s->next += m;
@@ -798,6 +799,7 @@ record_step(RecordStream **side, int k, Size len)
 	{
 		const char *best = NULL;
 		bool		move[CD_FRONT_MAX_RUNS + 2];
+		int			j;
 
 		for (i = 0; i < k; i++)
 		{
@@ -812,7 +814,7 @@ record_step(RecordStream **side, int k, Size len)
 			if (c < 0)
 			{
 				/* a new smallest: the ones before are greater */
-				for (int j = 0; j < i; j++)
+				for (j = 0; j < i; j++)
 					move[j] = false;
 				best = key;
 			}
@@ -929,7 +931,7 @@ count_union_records(const CDFrontSet *fs, const CDSortedEntries *e, Size len)
 			}
 		}
 		/* the same steps again, comparing keys whole where needed */
-		for (uint32 s = 0; s < steps; s++)
+		for (i = 0; i < (int) steps; i++)
 			record_step(side, k, len);
 		count += steps;
 		if ((++rounds & 0x3FF) == 0)
