@@ -626,6 +626,9 @@ count_union(const CDFrontSet *fs, const CDSortedEntries *e)
 #endif
 #define CD_FRONT_BUF		(4 * CD_FRONT_BATCH)
 
+/* longer keys take count_union: a stream's records would take too much */
+#define CD_FRONT_RECORD_MAX	256
+
 typedef struct RecordStream
 {
 	const char *data;			/* front-coded keys [pos, end), or NULL: */
@@ -1136,7 +1139,7 @@ front_count(const CDSet *set)
 			cd_sort_entries(set->kt, fs->tail, 0, fs->tailbytes,
 							fs->nall - fs->nsorted, false, &e);
 		len = union_keylen(fs, tail ? &e : NULL);
-		if (len != CD_FRONT_MIXED)
+		if (len != CD_FRONT_MIXED && len <= CD_FRONT_RECORD_MAX)
 			n = count_union_records(fs, tail ? &e : NULL, len);
 		else
 			n = count_union(fs, tail ? &e : NULL);

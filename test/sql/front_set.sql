@@ -6,12 +6,14 @@
 -- compared with native COUNT(DISTINCT) and array_agg(DISTINCT ... ORDER BY)
 -- under hashed, sorted, parallel and spilling aggregation, and through the
 -- stored set type.
-CREATE TABLE fs (i int, g int, t text COLLATE "C", b bytea, u uuid);
+CREATE TABLE fs (i int, g int, t text COLLATE "C", b bytea, u uuid, x text COLLATE "C");
 INSERT INTO fs
 SELECT i, CASE WHEN i % 50 = 0 THEN 3 + i % 7 ELSE i % 3 END,
        'https://example.com/products/item-' || (i::int8 * 7919 % 200003)::text,
        convert_to('/home/user/data/' || to_hex(i::int8 * 2654435761 % 150001), 'UTF8'),
-       md5((i % 170003)::text)::uuid
+       md5((i % 170003)::text)::uuid,
+       CASE WHEN i % 3 = 0 THEN 'one-start:' || lpad((i % 90001)::text, 22, '0')
+            ELSE md5((i % 160001)::text) END
 FROM generate_series(1, 300000) i;
 -- keys that end in zero bytes, the empty key, NULLs
 INSERT INTO fs SELECT i, i % 3, '', decode(repeat('00', i % 5), 'hex') FROM generate_series(1, 30) i;
@@ -79,6 +81,19 @@ SELECT p.ct = n.nt AS t_count, p.ta = n.ta AS t_array, p.cb = n.nb AS b_count,
        p.ba = n.ba AS b_array, distinct_set_to_array(p.st, NULL::text) = n.ta AS t_stored,
        p.cu = n.nu AS u_count, p.ua = n.ua AS u_array
 FROM fs_par p, fs_native n;
+-- keys of one length, 2 workers: the leader counts the workers' states
+-- over records (32 bytes: md5 text, and a third with one start of 10
+-- bytes, whose first 8 bytes tie)
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+CREATE TEMP TABLE fs_par_x AS SELECT count_distinct(x) cx FROM fs;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+RESET max_parallel_workers_per_gather;
+SELECT cx = (SELECT count(DISTINCT x) FROM fs) AS x_count FROM fs_par_x;
 -- grouped, 2 workers: uuid
 SET parallel_setup_cost = 0;
 SET parallel_tuple_cost = 0;

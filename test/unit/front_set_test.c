@@ -392,7 +392,7 @@ shape_init(Shape *sh, int shape, size_t n)
 	for (int i = 0; i < MAX_KEY; i++)
 		sh->long_prefix[i] = (char) (i < 300 ? 'p' + i % 5 : next_random());
 	{
-		static const size_t lens[] = {0, 3, 8, 9, 12, 16, 32, 45};
+		static const size_t lens[] = {0, 3, 8, 9, 12, 16, 32, 45, 300};
 
 		sh->len = lens[next_random() % lengthof(lens)];
 	}
