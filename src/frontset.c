@@ -949,6 +949,8 @@ count_union_records(const CDFrontSet *fs, const CDSortedEntries *e, Size len)
 		{
 			count += s->n - s->i;
 			s->i = s->n;
+			if ((++rounds & 0x3FF) == 0)
+				CHECK_FOR_INTERRUPTS();
 		} while (record_refill(s, len));
 	}
 	for (r = 0; r < (uint32) nst; r++)
