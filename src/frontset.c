@@ -779,19 +779,14 @@ static inline void
 record_step(RecordStream **side, int k, Size len)
 {
 	uint64		least = side[0]->prefix[side[0]->i];
+	const char *best = NULL;
 	int			nleast = 0;
-	int			m = 0;
 	int			i;
 
 	for (i = 1; i < k; i++)
 		least = Min(least, side[i]->prefix[side[i]->i]);
 	for (i = 0; i < k; i++)
-	{
-		bool		is_least = (side[i]->prefix[side[i]->i] == least);
-
-		nleast += is_least;
-		m = is_least ? i : m;
-	}
+		nleast += (side[i]->prefix[side[i]->i] == least);
 	if (likely(nleast == 1) || len <= 8)
 	{
 		/* the prefix is the whole key, or only one head has it */
@@ -799,32 +794,22 @@ record_step(RecordStream **side, int k, Size len)
 			side[i]->i += (side[i]->prefix[side[i]->i] == least);
 		return;
 	}
+	/* the smallest head of that prefix, then each one equal to it moves on */
+	for (i = 0; i < k; i++)
 	{
-		const char *best = NULL;
-		bool		move[CD_FRONT_MAX_RUNS + 2];
-		int			j;
+		const char *key = record_key(side[i], side[i]->i, len) + 8;
 
-		for (i = 0; i < k; i++)
-		{
-			const char *key;
-			int			c;
+		if (side[i]->prefix[side[i]->i] == least &&
+			(best == NULL || memcmp(key, best, len - 8) < 0))
+			best = key;
+	}
+	for (i = 0; i < k; i++)
+	{
+		RecordStream *s = side[i];
 
-			move[i] = false;
-			if (side[i]->prefix[side[i]->i] != least)
-				continue;
-			key = record_key(side[i], side[i]->i, len) + 8;
-			c = best == NULL ? -1 : memcmp(key, best, len - 8);
-			if (c < 0)
-			{
-				/* a new smallest: the ones before are greater */
-				for (j = 0; j < i; j++)
-					move[j] = false;
-				best = key;
-			}
-			move[i] = (c <= 0);
-		}
-		for (i = 0; i < k; i++)
-			side[i]->i += move[i];
+		if (s->prefix[s->i] == least &&
+			memcmp(record_key(s, s->i, len) + 8, best, len - 8) == 0)
+			s->i++;
 	}
 }
 
