@@ -31,6 +31,7 @@
 #include "registry.h"
 #include "serialize.h"
 #include "set.h"
+#include "state_object.h"
 
 PG_MODULE_MAGIC;
 
@@ -365,19 +366,29 @@ count_distinct_combine(PG_FUNCTION_ARGS)
 
 /*
  * count_distinct_serial(state internal) -> bytea
+ *
+ * A large state is returned as an expanded object, written only where its
+ * bytes are needed (state_object.h).
  */
 Datum
 count_distinct_serial(PG_FUNCTION_ARGS)
 {
 	CDSet	   *set;
+	Datum		object;
 
 	(void) aggregate_context(fcinfo, "count_distinct_serial");
 	set = (CDSet *) PG_GETARG_POINTER(0);
+	object = cd_state_object_make(set);
+	if (object != (Datum) 0)
+		PG_RETURN_DATUM(object);
 	PG_RETURN_BYTEA_P(cd_set_serialize(set, cd_registry_value_io(set->kt)));
 }
 
 /*
  * count_distinct_deserial(bytes bytea, internal) -> internal
+ *
+ * A state that count_distinct_serial returned as an object in this backend
+ * is read from its set; any other goes through its bytes.
  */
 Datum
 count_distinct_deserial(PG_FUNCTION_ARGS)
@@ -387,8 +398,20 @@ count_distinct_deserial(PG_FUNCTION_ARGS)
 	StringInfoData buf;
 	CDStateHeader h;
 	const CDKeyType *kt;
+	const CDStateImage *local;
 
 	(void) aggregate_context(fcinfo, "count_distinct_deserial");
+	local = cd_state_object_image(PG_GETARG_DATUM(0));
+	if (local != NULL)
+	{
+		CDSet	   *set;
+
+		kt = cd_registry_keytype(fcinfo, local->set->kt->typid,
+								 local->set->kt->collation);
+		set = cd_set_from_local_state(local, kt);
+		if (set != NULL)
+			PG_RETURN_POINTER(set);
+	}
 	bytes = PG_GETARG_BYTEA_PP(0);
 	cache = fn_cache(fcinfo);
 	cache->refs.mcxt = fcinfo->flinfo->fn_mcxt;

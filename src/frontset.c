@@ -74,17 +74,6 @@ alloc_huge(MemoryContext mcxt, Size size)
  * ----------------------------------------------------------------
  */
 
-static inline void
-put_varint(char *dst, Size *w, Size v)
-{
-	while (v >= 0x80)
-	{
-		dst[(*w)++] = (char) (0x80 | (v & 0x7F));
-		v >>= 7;
-	}
-	dst[(*w)++] = (char) v;
-}
-
 static inline Size
 get_varint(const char *src, Size *pos)
 {
@@ -105,8 +94,8 @@ get_varint(const char *src, Size *pos)
 static inline void
 encode_key(char *dst, Size *w, const char *key, Size len, Size shared)
 {
-	put_varint(dst, w, shared);
-	put_varint(dst, w, len - shared);
+	cd_put_varint(dst, w, shared);
+	cd_put_varint(dst, w, len - shared);
 	memcpy(dst + *w, key + shared, len - shared);
 	*w += len - shared;
 }
@@ -1276,11 +1265,11 @@ front_packed_form(const CDSet *set, Size *bytes)
 }
 
 static void
-front_write_packed(const CDSet *set, StringInfo buf)
+front_write_packed(const CDSet *set, char *dst)
 {
 	const CDFrontSet *fs = as_front_c(set);
 
-	appendBinaryStringInfo(buf, fs->packed, (int) fs->packedbytes);
+	memcpy(dst, fs->packed, fs->packedbytes);
 }
 
 static void
@@ -1491,6 +1480,43 @@ cd_front_from_state(StringInfo buf, const CDKeyType *kt, uint32 n,
 	return (CDSet *) fs;
 }
 
+/*
+ * The keys of r (strictly increasing) as fs's sorted part, front-coded into
+ * fs->packed, which has room for exactly keybytes of them (ERROR otherwise:
+ * the caller counted them).
+ */
+static void
+fill_from_reader(CDFrontSet *fs, CDKeyReader *r, Size keybytes)
+{
+	const char *key;
+	const char *prev = NULL;
+	Size		prevlen = 0;
+	Size		len;
+	Size		w = 0;
+
+	Assert(fs->nsorted == 0 && fs->packedroom >= keybytes);
+	while ((key = r->next_bytes(r, &len)) != NULL)
+	{
+		Size		shared = prev ? cd_common_prefix(prev, prevlen, key, len) : 0;
+
+		if (cd_pack_bytes_key_size(len, shared) > keybytes - w)
+			elog(ERROR, "count_distinct: front-coded keys larger than the %zu bytes counted",
+				 keybytes);
+		encode_key(fs->packed, &w, key, len, shared);
+		fs->rawbytes += cd_entry_header_size(len) + len;
+		note_keylen(fs, len);
+		prev = key;
+		prevlen = len;
+		if ((++fs->nsorted & 0xFFFF) == 0)
+			CHECK_FOR_INTERRUPTS();
+	}
+	if (w != keybytes)
+		elog(ERROR, "count_distinct: front-coded keys smaller than the %zu bytes counted",
+			 keybytes);
+	fs->packedbytes = w;
+	fs->nall = fs->nsorted;
+}
+
 CDSet *
 cd_front_from_set(CDSet *set, CDAlloc *alloc)
 {
@@ -1498,36 +1524,55 @@ cd_front_from_set(CDSet *set, CDAlloc *alloc)
 	const CDSetOps *ops = cd_set_ops(set);
 	CDFrontSet *fs = create_empty(set->kt, mcxt);
 	CDKeyReader r;
-	const char *key;
-	const char *prev = NULL;
-	Size		prevlen = 0;
-	Size		len;
-	Size		w = 0;
-	Size		n = 0;
+	Size		keybytes = cd_front_size(set);
 
 	Assert(set->kind == CD_SET_VAR && set->nall == set->nsorted);
 	fs->flags = set->flags & (CD_SET_TAIL_DUPS | CD_SET_TAIL_SEEN);
-	fs->packedroom = cd_front_size(set);
-	fs->packed = alloc_huge(mcxt, fs->packedroom);
-	fs->packedroom = Max(fs->packedroom, 1);
+	fs->packed = alloc_huge(mcxt, keybytes);
+	fs->packedroom = Max(keybytes, 1);
 	/* a variable-size set's keys stay where they are while it is read */
 	ops->reader(set, &r);
-	while ((key = r.next_bytes(&r, &len)) != NULL)
-	{
-		encode_key(fs->packed, &w, key, len,
-				   prev ? cd_common_prefix(prev, prevlen, key, len) : 0);
-		prev = key;
-		prevlen = len;
-		if ((++n & 0xFFFF) == 0)
-			CHECK_FOR_INTERRUPTS();
-	}
-	Assert(w <= fs->packedroom);
-	fs->packedbytes = w;
+	fill_from_reader(fs, &r, keybytes);
+	Assert(fs->nsorted == set->nsorted);
 	fs->rawbytes = ops->sorted_bytes(set);
-	fs->nsorted = fs->nall = set->nsorted;
 	if (alloc->var_newest == (void *) set)
 		alloc->var_newest = NULL;
 	if (!(set->flags & CD_SET_IN_SLOT))
 		pfree(set);
+	return (CDSet *) fs;
+}
+
+CDSet *
+cd_front_from_local_state(const CDSet *src, const CDKeyType *kt,
+						  Size keybytes, MemoryContext mcxt)
+{
+	MemoryContext own = AllocSetContextCreate(mcxt, "count_distinct front-coded set",
+											  ALLOCSET_SMALL_SIZES);
+	CDFrontSet *fs = create_empty(kt, own);
+
+	Assert(src->kt->encoding == CD_KEY_BYTES && src->nall == src->nsorted);
+	fs->own_cxt = own;
+	fs->packed = alloc_huge(own, keybytes);
+	fs->packedroom = Max(keybytes, 1);
+	if (src->kind == CD_SET_FRONT)
+	{
+		/* its sorted part is the state's keys already */
+		const CDFrontSet *from = as_front_c(src);
+
+		if (from->nruns != 0 || from->packedbytes != keybytes)
+			elog(ERROR, "count_distinct: a front-coded state is not the size counted");
+		memcpy(fs->packed, from->packed, keybytes);
+		fs->packedbytes = keybytes;
+		fs->rawbytes = from->rawbytes;
+		fs->keylen = from->keylen;
+		fs->nsorted = fs->nall = src->nsorted;
+	}
+	else
+	{
+		CDKeyReader r;
+
+		cd_set_ops(src)->reader(src, &r);
+		fill_from_reader(fs, &r, keybytes);
+	}
 	return (CDSet *) fs;
 }

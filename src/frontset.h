@@ -104,6 +104,17 @@ extern CDSet *cd_front_from_state(StringInfo buf, const CDKeyType *kt,
 								  uint32 n, MemoryContext mcxt);
 
 /*
+ * The same set from a state that was never serialized: src, a compacted
+ * set of byte keys of this process (state_object.h: a partial aggregate's
+ * state that a combine function of the same backend reads), whose keys take
+ * keybytes front-coded (cd_state_image_init).  Its keys are encoded once,
+ * or copied when src is front-coded, and not checked: they never left the
+ * process.  kt: the reader's key type, equal to src's.
+ */
+extern CDSet *cd_front_from_local_state(const CDSet *src, const CDKeyType *kt,
+										Size keybytes, MemoryContext mcxt);
+
+/*
  * Runs, as in packed sets (packedset.h).  A front-coded set that
  * cd_front_from_state built (a partial state from a parallel worker) has a
  * memory context of its own, so a combine function takes it over instead

@@ -321,24 +321,41 @@ cd_pack_bytes_size(CDKeyReader *r)
 	return size;
 }
 
-void
-cd_pack_bytes(StringInfo buf, CDKeyReader *r)
+Size
+cd_pack_bytes_into(char *dst, Size room, CDKeyReader *r)
 {
 	Size		len;
 	Size		prevlen = 0;
 	const char *prev = NULL;
 	const char *key;
+	Size		w = 0;
+	uint32		i = 0;
 
 	while ((key = r->next_bytes(r, &len)) != NULL)
 	{
 		Size		shared = prev ? cd_common_prefix(prev, prevlen, key, len) : 0;
 
-		cd_send_varint(buf, shared);
-		cd_send_varint(buf, len - shared);
-		appendBinaryStringInfo(buf, key + shared, (int) (len - shared));
+		if (cd_pack_bytes_key_size(len, shared) > room - w)
+			elog(ERROR, "count_distinct: packed keys larger than their room of %zu bytes",
+				 room);
+		cd_put_varint(dst, &w, shared);
+		cd_put_varint(dst, &w, len - shared);
+		memcpy(dst + w, key + shared, len - shared);
+		w += len - shared;
 		prev = key;
 		prevlen = len;
+		if ((++i & 0xFFFF) == 0)
+			CHECK_FOR_INTERRUPTS();
 	}
+	return w;
+}
+
+void
+cd_pack_bytes(StringInfo buf, CDKeyReader *r)
+{
+	buf->len += (int) cd_pack_bytes_into(buf->data + buf->len,
+										 (Size) (buf->maxlen - buf->len - 1), r);
+	buf->data[buf->len] = '\0';
 }
 
 /*

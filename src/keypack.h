@@ -59,6 +59,18 @@ cd_send_varint(StringInfo buf, uint64 v)
 	appendStringInfoCharMacro(buf, (char) v);
 }
 
+/* The same, into dst at *w (which moves past it); the room is the caller's. */
+static inline void
+cd_put_varint(char *dst, Size *w, uint64 v)
+{
+	while (v >= 0x80)
+	{
+		dst[(*w)++] = (char) (0x80 | (v & 0x7F));
+		v >>= 7;
+	}
+	dst[(*w)++] = (char) v;
+}
+
 /*
  * Read a varint of at most maxbits bits (up to 64) at buf's cursor into *v;
  * false (the cursor then undefined) if it runs past the end, has more bits
@@ -143,9 +155,20 @@ cd_pack_block_size(const uint64 *keys, uint32 m, int width)
 extern Size cd_pack_fixed_size(CDKeyReader *r, int width, Size limit);
 extern Size cd_pack_bytes_size(CDKeyReader *r);
 
-/* Append the packed keys of r (strictly increasing) to buf. */
+/*
+ * Append the packed keys of r (strictly increasing) to buf.  cd_pack_bytes
+ * needs the room already there (enlargeStringInfo by cd_pack_bytes_size).
+ */
 extern void cd_pack_fixed(StringInfo buf, CDKeyReader *r, int width);
 extern void cd_pack_bytes(StringInfo buf, CDKeyReader *r);
+
+/*
+ * Write the packed byte keys of r (strictly increasing) to dst, which has
+ * room for room bytes (ERROR rather than past them); returns the bytes
+ * written.  Without a StringInfo: into memory of the exact size, such as a
+ * tuple's (state_object.h).
+ */
+extern Size cd_pack_bytes_into(char *dst, Size room, CDKeyReader *r);
 
 /*
  * Decode n packed keys of kt from buf into w; ERROR (invalid state) on

@@ -1336,16 +1336,14 @@ packed_packed_form(const CDSet *set, Size *bytes)
 }
 
 static void
-packed_write_packed(const CDSet *set, StringInfo buf)
+packed_write_packed(const CDSet *set, char *dst)
 {
 	const CDPackedSet *ps = as_packed_c(set);
 	int			width = ps->extra;
 	uint32		nblocks = nblocks_of(ps->nsorted);
-	uint8	   *out;
+	uint8	   *out = (uint8 *) dst;
 	uint32		bi;
 
-	enlargeStringInfo(buf, (int) (ps->data_len + (Size) nblocks * width));
-	out = (uint8 *) buf->data + buf->len;
 	for (bi = 0; bi < nblocks; bi++)
 	{
 		uint64		head = ps->index[bi].head;
@@ -1360,8 +1358,6 @@ packed_write_packed(const CDSet *set, StringInfo buf)
 		memcpy(out, ps->data + from, to - from);
 		out += to - from;
 	}
-	buf->len = (char *) out - buf->data;
-	buf->data[buf->len] = '\0';
 }
 
 /*

@@ -102,9 +102,8 @@ send_values(void *arg)
 	}
 }
 
-/* Begin a state of n keys of kt taking about keybytes: its header. */
 void
-cd_state_begin(StringInfo buf, const CDKeyType *kt, uint32 n, Size keybytes)
+cd_state_header(StringInfo buf, const CDKeyType *kt, uint32 n, Size keybytes)
 {
 	/* refuse before allocating */
 	if (keybytes > CD_SERIAL_MAX_SIZE - 4 * NAMEDATALEN - 8)
@@ -118,6 +117,13 @@ cd_state_begin(StringInfo buf, const CDKeyType *kt, uint32 n, Size keybytes)
 	cd_send_type_ref(buf, kt->typid);
 	cd_send_collation_ref(buf, kt->collation);
 	pq_sendint32(buf, n);
+}
+
+/* Begin a state of n keys of kt taking about keybytes: its header. */
+void
+cd_state_begin(StringInfo buf, const CDKeyType *kt, uint32 n, Size keybytes)
+{
+	cd_state_header(buf, kt, n, keybytes);
 	enlargeStringInfo(buf, (int) keybytes);
 }
 

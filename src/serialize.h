@@ -40,6 +40,14 @@ extern void cd_state_begin(StringInfo buf, const CDKeyType *kt, uint32 n,
 extern bytea *cd_state_end(StringInfo buf);
 
 /*
+ * cd_state_begin's header alone, without room for the keys: buf starts
+ * with VARHDRSZ bytes for the bytea's length (not set), then the header
+ * (set.h: cd_state_image, which writes the keys elsewhere).
+ */
+extern void cd_state_header(StringInfo buf, const CDKeyType *kt, uint32 n,
+							Size keybytes);
+
+/*
  * What deserialization remembers between calls of one call site (may be
  * kept in fn_extra; zeroed at first): the last header's type and
  * collation references and what they resolved to.

@@ -12,9 +12,11 @@
 
 #include "errors.h"
 #include "frontset.h"
+#include "keypack.h"
 #include "serialize.h"
 #include "set.h"
 #include "packedset.h"
+#include "policy.h"
 #include "sort.h"
 #include "varset.h"
 
@@ -105,28 +107,84 @@ cd_set_output_datums(CDSet *set, uint32 *n)
 	return values;
 }
 
+bool
+cd_state_image_init(CDStateImage *img, CDSet *set)
+{
+	const CDSetOps *ops = cd_set_ops(set);
+
+	cd_set_compact(set);
+	img->set = set;
+	/* keys already in the serialized form are copied */
+	img->packed = ops->packed_form != NULL && ops->packed_form(set, &img->keybytes);
+	if (!img->packed)
+	{
+		CDKeyReader r;
+
+		if (set->kt->encoding != CD_KEY_BYTES)
+			return false;
+		ops->reader(set, &r);
+		img->keybytes = cd_pack_bytes_size(&r);
+	}
+	cd_state_header(&img->head, set->kt, set->nsorted, img->keybytes);
+	if (!img->packed)
+		elog(DEBUG2, "count_distinct: %u keys of %d bytes serialized into %zu bytes",
+			 set->nsorted, set->kt->width, cd_state_image_size(img));
+	return true;
+}
+
+void
+cd_state_image_write(const CDStateImage *img, char *dst)
+{
+	const CDSetOps *ops = cd_set_ops(img->set);
+	Size		size = cd_state_image_size(img);
+
+	memcpy(dst, img->head.data, img->head.len);
+	SET_VARSIZE(dst, size);
+	dst += img->head.len;
+	if (img->packed)
+		ops->write_packed(img->set, dst);
+	else
+	{
+		CDKeyReader r;
+
+		ops->reader(img->set, &r);
+		if (cd_pack_bytes_into(dst, img->keybytes, &r) != img->keybytes)
+			elog(ERROR, "count_distinct: a state's keys took other than the %zu bytes counted",
+				 img->keybytes);
+	}
+}
+
 bytea *
 cd_set_serialize(CDSet *set, CDValueIO *vio)
 {
-	const CDSetOps *ops = cd_set_ops(set);
+	CDStateImage img;
 	CDKeyReader r;
-	Size		bytes;
 
-	cd_set_compact(set);
-	/* keys already in the serialized form are copied */
-	if (ops->packed_form != NULL && ops->packed_form(set, &bytes))
+	if (cd_state_image_init(&img, set))
 	{
-		StringInfoData buf;
-		int			start PG_USED_FOR_ASSERTS_ONLY;
+		bytea	   *state = palloc(cd_state_image_size(&img));
 
-		cd_state_begin(&buf, set->kt, set->nsorted, bytes);
-		start = buf.len;
-		ops->write_packed(set, &buf);
-		Assert((Size) (buf.len - start) == bytes);
-		return cd_state_end(&buf);
+		cd_state_image_write(&img, (char *) state);
+		pfree(img.head.data);
+		return state;
 	}
-	ops->reader(set, &r);
+	cd_set_ops(set)->reader(set, &r);
 	return cd_state_write(set->kt, vio, &r);
+}
+
+CDSet *
+cd_set_from_local_state(const CDStateImage *img, const CDKeyType *kt)
+{
+	const CDSet *src = img->set;
+
+	Assert(cd_keytype_equal(kt, src->kt));
+	/* as cd_set_deserialize keeps the state it reads (below) */
+	if (kt->encoding == CD_KEY_BYTES && img->keybytes > CD_FRONT_MIN_BYTES &&
+		(CD_FRONT_ALWAYS ||
+		 cd_front_state_stays(img->keybytes, cd_set_ops(src)->sorted_bytes(src))))
+		return cd_front_from_local_state(src, kt, img->keybytes,
+										 CurrentMemoryContext);
+	return NULL;
 }
 
 CDSet *

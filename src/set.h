@@ -123,6 +123,43 @@ extern Datum *cd_set_output_datums(CDSet *set, uint32 *n);
 extern bytea *cd_set_serialize(CDSet *set, CDValueIO *vio);
 
 /*
+ * The same state, written straight into memory of its exact size: the
+ * set's keys copied (a packed or front-coded sorted part) or encoded
+ * (byte keys) once, with no bytea in between (state_object.h).  Only for
+ * sets whose state's size is known before it is written:
+ * cd_state_image_init compacts set and returns false for the others
+ * (fixed-width keys of a small set, comparator keys), else fills img, which
+ * refers to set, unchanged, until it is written.  cd_state_image_write
+ * writes the bytea (cd_state_image_size bytes) to dst.
+ */
+typedef struct CDStateImage
+{
+	CDSet	   *set;
+	StringInfoData head;		/* VARHDRSZ bytes (unset), then the header */
+	Size		keybytes;
+	bool		packed;			/* the keys: the set's write_packed */
+} CDStateImage;
+
+extern bool cd_state_image_init(CDStateImage *img, CDSet *set);
+extern void cd_state_image_write(const CDStateImage *img, char *dst);
+
+static inline Size
+cd_state_image_size(const CDStateImage *img)
+{
+	return (Size) img->head.len + img->keybytes;
+}
+
+/*
+ * The set that deserializing img's state would give, built from img's set
+ * (of this process) instead of the state's bytes, in CurrentMemoryContext:
+ * kt is the caller's key type, equal to the set's.  NULL where that has no
+ * shortcut (a packed set's state is copied as it is anyway; small states):
+ * the caller deserializes the bytes then.
+ */
+extern CDSet *cd_set_from_local_state(const CDStateImage *img,
+									  const CDKeyType *kt);
+
+/*
  * A set, in CurrentMemoryContext, from the keys of a serialized state whose
  * header h cd_state_read_header() has read from buf; kt: the key type of
  * the header's value type.  ERROR on anything invalid.

@@ -65,6 +65,7 @@ static long merges[2][2][2];	/* [dst front][src front][by append] */
 static long n_runs = 0;			/* combines that kept a state as a run */
 static long n_taken = 0;		/* states taken over whole */
 static long n_one_length = 0;	/* states with runs, keys of one length */
+static long n_local = 0;		/* states built from a set of this process */
 
 /*
  * Are the keys of fs and its runs known to be of one length (counted over
@@ -712,22 +713,83 @@ round_trip(CDSet *s, const CDKeyType *kt, const Key *want, size_t n)
 /*
  * A partial state of the keys of s, serialized and deserialized in into
  * (as a deserialization function does, in its per-input context), without
- * checks.
+ * checks; every other call, as a deserialization function of the same
+ * backend reads a state it gets as an object (state_object.h): from s
+ * itself, where that has a shortcut (cd_set_from_local_state).
  */
 static CDSet *
 state_of(CDSet *s, MemoryContext into)
 {
+	static long calls = 0;
 	MemoryContext old = MemoryContextSwitchTo(into);
-	bytea	   *ser = cd_set_serialize(s, NULL);
+	bytea	   *ser;
 	StringInfoData buf;
 	CDStateHeader h;
 	CDSet	   *d;
+	CDStateImage img;
 
+	if (calls++ % 2 == 1 && cd_state_image_init(&img, s))
+	{
+		d = cd_set_from_local_state(&img, s->kt);
+		pfree(img.head.data);
+		if (d != NULL)
+		{
+			n_local++;
+			MemoryContextSwitchTo(old);
+			return d;
+		}
+	}
+	ser = cd_set_serialize(s, NULL);
 	cd_state_read_header(&buf, VARDATA(ser), VARSIZE(ser) - VARHDRSZ, NULL, &h);
 	d = cd_set_deserialize(&buf, &h, s->kt, NULL);
 	pfree(ser);
 	MemoryContextSwitchTo(old);
 	return d;
+}
+
+/*
+ * The state of s written by cd_state_image_write into memory of its exact
+ * size (guarded by canaries) is cd_set_serialize's; the set read from s as
+ * a local state holds want, and is one the combine function takes over.
+ */
+static void
+check_image(CDSet *s, const Key *want, size_t n)
+{
+	MemoryContext scratch = scratch_context();
+	MemoryContext old = MemoryContextSwitchTo(scratch);
+	bytea	   *ser = cd_set_serialize(s, NULL);
+	CDStateImage img;
+
+	if (!cd_state_image_init(&img, s))
+		report("no image of a set of byte keys", "state image");
+	else
+	{
+		size_t		size = cd_state_image_size(&img);
+		char	   *mem = palloc(size + 16);
+		CDSet	   *d;
+
+		memset(mem, 0x5A, size + 16);
+		cd_state_image_write(&img, mem + 8);
+		report_ok(size == VARSIZE(ser) && memcmp(mem + 8, ser, size) == 0,
+				  "state image: the serialized state");
+		report_ok(mem[7] == 0x5A && mem[size + 8] == 0x5A,
+				  "state image: within its size");
+		MemoryContextSwitchTo(stub_cxt_query);
+		d = cd_set_from_local_state(&img, s->kt);
+		MemoryContextSwitchTo(scratch);
+		if (d != NULL)
+		{
+			n_local++;
+			report(check_set(d, want, n), "a local state");
+			report_ok(cd_front_takeable(d), "a local state can be taken over");
+			free_set(d);
+		}
+		else
+			report_ok(img.keybytes <= CD_FRONT_MIN_BYTES || !CD_FRONT_ALWAYS,
+					  "a large local state read from its set");
+	}
+	MemoryContextSwitchTo(old);
+	MemoryContextDelete(scratch);
 }
 
 /*
@@ -1003,6 +1065,7 @@ check_lists(const CDKeyType *kt, const KeyList *a, const KeyList *b,
 				  "deserialized: front-coded if large, else variable-size");
 	}
 	report(check_set(va, wa, na), "deserialized");
+	check_image(sa, wa, na);
 	report(check_output(sa, wa, na), "output values");
 	s = built_by_writer(kt, wa, na, stub_cxt_query);
 	report(check_set(s, wa, na), "built by the writer");
@@ -1022,6 +1085,7 @@ check_lists(const CDKeyType *kt, const KeyList *a, const KeyList *b,
 			  "front-coded from variable-size sets");
 	report(check_set(fa, wa, na), "front-coded a");
 	report(check_set(fb, wb, nb), "front-coded b");
+	check_image(fa, wa, na);
 	report(check_output(fa, wa, na), "output values, front-coded");
 
 	check_merge(fa, fb, wu, nu, alloc, "front + front");
@@ -1292,17 +1356,18 @@ main(int argc, char **argv)
 				  "front-coded states taken over and kept as runs");
 		report_ok(n_one_length > 0,
 				  "runs of keys of one length counted");
+		report_ok(n_local > 0, "states read from sets of this process");
 	}
 	printf("%s: front set, %ld cases, %ld checks passed, %ld failed "
 		   "(sets of rows front-coded: %ld, variable-size: %ld; merges "
 		   "front+front %ld/%ld, front+var %ld/%ld, var+front %ld/%ld, "
 		   "var+var %ld/%ld, one pass/by append; states taken %ld, "
-		   "kept as runs %ld, of keys of one length %ld)\n",
+		   "kept as runs %ld, of keys of one length %ld; local states %ld)\n",
 		   failed ? "FAIL" : "ok", cases, passed, failed,
 		   n_front_by_rows, n_var_by_rows,
 		   merges[1][1][0], merges[1][1][1], merges[1][0][0], merges[1][0][1],
 		   merges[0][1][0], merges[0][1][1], merges[0][0][0], merges[0][0][1],
-		   n_taken, n_runs, n_one_length);
+		   n_taken, n_runs, n_one_length, n_local);
 	printf("%d passed, %d failed\n", failed ? 0 : 1, failed ? 1 : 0);
 	return failed > 0;
 }
