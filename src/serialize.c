@@ -119,20 +119,6 @@ cd_state_header(StringInfo buf, const CDKeyType *kt, uint32 n, Size keybytes)
 	pq_sendint32(buf, n);
 }
 
-/* Begin a state of n keys of kt taking about keybytes: its header. */
-void
-cd_state_begin(StringInfo buf, const CDKeyType *kt, uint32 n, Size keybytes)
-{
-	cd_state_header(buf, kt, n, keybytes);
-	enlargeStringInfo(buf, (int) keybytes);
-}
-
-bytea *
-cd_state_end(StringInfo buf)
-{
-	return pq_endtypsend(buf);
-}
-
 bytea *
 cd_state_write(const CDKeyType *kt, CDValueIO *vio, CDKeyReader *r)
 {
@@ -148,7 +134,8 @@ cd_state_write(const CDKeyType *kt, CDValueIO *vio, CDKeyReader *r)
 	else
 		keybytes = (Size) n * 4;	/* at least each value's length */
 	r->pos = 0;
-	cd_state_begin(&buf, kt, n, keybytes);
+	cd_state_header(&buf, kt, n, keybytes);
+	enlargeStringInfo(&buf, (int) keybytes);
 
 	if (kt->width > 0)
 		cd_pack_fixed(&buf, r, kt->width);
@@ -162,11 +149,11 @@ cd_state_write(const CDKeyType *kt, CDValueIO *vio, CDKeyReader *r)
 	}
 	elog(DEBUG2, "count_distinct: %u keys of %d bytes serialized into %d bytes",
 		 n, kt->width, buf.len);
-	return cd_state_end(&buf);
+	return pq_endtypsend(&buf);
 }
 
 /*
- * The references (len bytes at refs) must be the ones cd_state_begin writes
+ * The references (len bytes at refs) must be the ones cd_state_header writes
  * for typid and collation: a built-in type or collation goes by its OID,
  * so naming one (pg_catalog.int4) would be a second form of the same state.
  */

@@ -29,20 +29,11 @@ extern bytea *cd_state_write(const CDKeyType *kt, CDValueIO *vio,
 							 CDKeyReader *r);
 
 /*
- * The same, written by the caller from keys it holds in keypack.h's form
- * already (a front-coded or packed set's sorted part: copied, not decoded):
- * cd_state_begin starts buf with the header of n keys of kt that take
- * keybytes (ERROR when the state would exceed 1 GB), the caller appends
- * exactly those bytes, and cd_state_end returns the state.
- */
-extern void cd_state_begin(StringInfo buf, const CDKeyType *kt, uint32 n,
-						   Size keybytes);
-extern bytea *cd_state_end(StringInfo buf);
-
-/*
- * cd_state_begin's header alone, without room for the keys: buf starts
- * with VARHDRSZ bytes for the bytea's length (not set), then the header
- * (set.h: cd_state_image, which writes the keys elsewhere).
+ * The header of a state of n keys of kt that take keybytes (ERROR when the
+ * state would exceed 1 GB): buf starts with VARHDRSZ bytes for the bytea's
+ * length (not set), then the header.  For states whose keys the caller
+ * writes itself, copied from a set that holds them in keypack.h's form or
+ * encoded straight into their memory (set.h: CDStateImage).
  */
 extern void cd_state_header(StringInfo buf, const CDKeyType *kt, uint32 n,
 							Size keybytes);
