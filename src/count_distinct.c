@@ -21,6 +21,7 @@
 #include "utils/arrayaccess.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
+#include "utils/regproc.h"
 
 #include "alloc.h"
 #include "compat.h"
@@ -53,6 +54,67 @@ PG_FUNCTION_INFO_V1(count_distinct_final);
 PG_FUNCTION_INFO_V1(array_agg_distinct_final);
 PG_FUNCTION_INFO_V1(array_agg_distinct_array_final);
 
+/* ------------------------------------------------------------------------
+ * What the support functions may assume about their "internal" arguments
+ *
+ * SQL cannot call a function with an "internal" argument: no SQL value is
+ * of that type (NULL cannot be cast to it), and no function makes one out
+ * of other types.  Only an aggregate passes one, and only a superuser may
+ * create an aggregate whose state is "internal", so a state's kind is the
+ * one its aggregate's definition promises, except in an aggregate a
+ * superuser defined by mixing support functions of different state kinds
+ * (this extension's own, or another's).  So every function here, on every
+ * call:
+ *	- refuses to run outside an aggregate (0A000), before it looks at any
+ *	  argument;
+ *	- checks that a state argument is of its kind (42804) before it reads
+ *	  anything else of it: a set (set.h) starts with the address of a key
+ *	  type that the registry gave out for sets only
+ *	  (cd_registry_is_set_keytype: a comparison, the address is not read),
+ *	  a moving state with its magic number (cdmov_is_state);
+ *	- takes the value's type from the call, never from the state, and
+ *	  checks it against the state's where a state may come from another
+ *	  function (the inverse transition functions, the final functions).
+ * ------------------------------------------------------------------------
+ */
+
+/* ERROR: called from SQL, not by an aggregate */
+static pg_noinline void
+not_in_aggregate(const char *funcname)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+			 errmsg("%s can only be called as part of an aggregate",
+					funcname)));
+}
+
+/* ERROR: a state of another kind than the function's */
+static pg_noinline void
+wrong_state(FunctionCallInfo fcinfo, const char *kind)
+{
+	Oid			fn = fcinfo->flinfo->fn_oid;
+
+	ereport(ERROR,
+			(errcode(ERRCODE_DATATYPE_MISMATCH),
+			 errmsg("aggregate state is not %s", kind),
+			 errdetail("Function %s is used in an aggregate whose other support functions keep another kind of state.",
+					   OidIsValid(fn) ? format_procedure(fn) : "(unknown)")));
+}
+
+/*
+ * Called by an aggregate (Agg or WindowAgg node, or a caller that passes
+ * one, as Citus does): what AggCheckCallContext() tests, without looking
+ * up the context.
+ */
+static inline void
+check_aggregate(FunctionCallInfo fcinfo, const char *funcname)
+{
+	if (unlikely(fcinfo->context == NULL ||
+				 !(IsA(fcinfo->context, AggState) ||
+				   IsA(fcinfo->context, WindowAggState))))
+		not_in_aggregate(funcname);
+}
+
 /* The aggregate's memory context; ERROR when not called as an aggregate. */
 static MemoryContext
 aggregate_context(FunctionCallInfo fcinfo, const char *funcname)
@@ -60,17 +122,36 @@ aggregate_context(FunctionCallInfo fcinfo, const char *funcname)
 	MemoryContext aggcontext;
 
 	if (!AggCheckCallContext(fcinfo, &aggcontext))
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("%s can only be called as part of an aggregate",
-						funcname)));
+		not_in_aggregate(funcname);
 	return aggcontext;
 }
 
+/* State argument argno, a set or NULL; ERROR if it is another state. */
 static inline CDSet *
-state_arg(FunctionCallInfo fcinfo, int argno)
+set_arg(FunctionCallInfo fcinfo, int argno)
 {
-	return PG_ARGISNULL(argno) ? NULL : (CDSet *) PG_GETARG_POINTER(argno);
+	CDSet	   *set;
+
+	if (PG_ARGISNULL(argno))
+		return NULL;
+	set = (CDSet *) PG_GETARG_POINTER(argno);
+	if (unlikely(!cd_registry_is_set_keytype(set->kt)))
+		wrong_state(fcinfo, "a count_distinct set");
+	return set;
+}
+
+/* State argument argno, a moving state or NULL; ERROR if another state. */
+static inline CDMoving *
+moving_arg(FunctionCallInfo fcinfo, int argno)
+{
+	CDMoving   *m;
+
+	if (PG_ARGISNULL(argno))
+		return NULL;
+	m = (CDMoving *) PG_GETARG_POINTER(argno);
+	if (unlikely(!cdmov_is_state(m)))
+		wrong_state(fcinfo, "a count_distinct moving-aggregate state");
+	return m;
 }
 
 /*
@@ -194,10 +275,12 @@ value_type(FunctionCallInfo fcinfo, int argno)
 Datum
 count_distinct_append(PG_FUNCTION_ARGS)
 {
-	CDSet	   *set = state_arg(fcinfo, 0);
+	CDSet	   *set;
 	CDAlloc    *alloc = NULL;
 	CDAlloc		local;
 
+	check_aggregate(fcinfo, "count_distinct_append");
+	set = set_arg(fcinfo, 0);
 	if (PG_ARGISNULL(1))
 	{
 		if (set == NULL)
@@ -212,9 +295,10 @@ count_distinct_append(PG_FUNCTION_ARGS)
 
 		alloc = cd_registry_alloc(fcinfo, aggcontext, &local);
 		if (set == NULL)
-			set = cd_set_create(cd_registry_keytype(fcinfo, value_type(fcinfo, 1),
-												   PG_GET_COLLATION()),
-							   alloc);
+			set = cd_set_create(cd_registry_set_keytype(fcinfo,
+														value_type(fcinfo, 1),
+														PG_GET_COLLATION()),
+								alloc);
 	}
 
 	set = cd_set_add_value(set, PG_GETARG_DATUM(1), alloc);
@@ -227,11 +311,12 @@ count_distinct_append(PG_FUNCTION_ARGS)
  * pseudo-type column (pg_stats.most_common_vals) passes arrays of a
  * different element type in each row, so a group keeps the type of its
  * first array and refuses others.  Such a column has no collation: the
- * element type's own is taken.
+ * element type's own is taken.  for_sets: the key type of a set (else of a
+ * moving state).
  */
 static const CDKeyType *
 element_keytype(FunctionCallInfo fcinfo, const CDKeyType *current,
-				AnyArrayType *array)
+				AnyArrayType *array, bool for_sets)
 {
 	Oid			elemtype = AARR_ELEMTYPE(array);
 	Oid			collation;
@@ -251,6 +336,8 @@ element_keytype(FunctionCallInfo fcinfo, const CDKeyType *current,
 	if (!OidIsValid(collation) &&
 		get_fn_expr_argtype(fcinfo->flinfo, 1) == ANYARRAYOID)
 		collation = get_typcollation(elemtype);
+	if (for_sets)
+		return cd_registry_set_keytype(fcinfo, elemtype, collation);
 	return cd_registry_keytype(fcinfo, elemtype, collation);
 }
 
@@ -315,7 +402,7 @@ count_distinct_elements_append(PG_FUNCTION_ARGS)
 
 	a.fcinfo = fcinfo;
 	a.aggcontext = aggregate_context(fcinfo, "count_distinct_elements_append");
-	a.set = state_arg(fcinfo, 0);
+	a.set = set_arg(fcinfo, 0);
 	a.alloc = NULL;
 	if (PG_ARGISNULL(1))
 	{
@@ -325,7 +412,7 @@ count_distinct_elements_append(PG_FUNCTION_ARGS)
 	}
 
 	array = PG_GETARG_ANY_ARRAY_P(1);
-	kt = element_keytype(fcinfo, a.set == NULL ? NULL : a.set->kt, array);
+	kt = element_keytype(fcinfo, a.set == NULL ? NULL : a.set->kt, array, true);
 	if (a.set == NULL)
 	{
 		a.alloc = cd_registry_alloc(fcinfo, a.aggcontext, &a.local);
@@ -347,8 +434,8 @@ Datum
 count_distinct_combine(PG_FUNCTION_ARGS)
 {
 	MemoryContext aggcontext = aggregate_context(fcinfo, "count_distinct_combine");
-	CDSet	   *set1 = state_arg(fcinfo, 0);
-	CDSet	   *set2 = state_arg(fcinfo, 1);
+	CDSet	   *set1 = set_arg(fcinfo, 0);
+	CDSet	   *set2 = set_arg(fcinfo, 1);
 	CDAlloc		local;
 	CDAlloc    *alloc = cd_registry_alloc(fcinfo, aggcontext, &local);
 
@@ -376,8 +463,11 @@ count_distinct_serial(PG_FUNCTION_ARGS)
 	CDSet	   *set;
 	Datum		object;
 
-	(void) aggregate_context(fcinfo, "count_distinct_serial");
-	set = (CDSet *) PG_GETARG_POINTER(0);
+	check_aggregate(fcinfo, "count_distinct_serial");
+	/* STRICT, but callers through fmgr (Citus) may not look */
+	set = set_arg(fcinfo, 0);
+	if (set == NULL)
+		PG_RETURN_NULL();
 	object = cd_state_object_make(set);
 	if (object != (Datum) 0)
 		PG_RETURN_DATUM(object);
@@ -406,8 +496,8 @@ count_distinct_deserial(PG_FUNCTION_ARGS)
 	{
 		CDSet	   *set;
 
-		kt = cd_registry_keytype(fcinfo, local->set->kt->typid,
-								 local->set->kt->collation);
+		kt = cd_registry_set_keytype(fcinfo, local->set->kt->typid,
+									 local->set->kt->collation);
 		set = cd_set_from_local_state(local, kt);
 		if (set != NULL)
 			PG_RETURN_POINTER(set);
@@ -417,7 +507,7 @@ count_distinct_deserial(PG_FUNCTION_ARGS)
 	cache->refs.mcxt = fcinfo->flinfo->fn_mcxt;
 	cd_state_read_header(&buf, VARDATA_ANY(bytes), VARSIZE_ANY_EXHDR(bytes),
 						 &cache->refs, &h);
-	kt = cd_registry_keytype(fcinfo, h.typid, h.collation);
+	kt = cd_registry_set_keytype(fcinfo, h.typid, h.collation);
 	PG_RETURN_POINTER(cd_set_deserialize(&buf, &h, kt,
 										 cd_registry_value_io(kt)));
 }
@@ -435,8 +525,8 @@ count_distinct_final(PG_FUNCTION_ARGS)
 {
 	CDSet	   *set;
 
-	(void) aggregate_context(fcinfo, "count_distinct_final");
-	set = state_arg(fcinfo, 0);
+	check_aggregate(fcinfo, "count_distinct_final");
+	set = set_arg(fcinfo, 0);
 	if (set == NULL)
 		PG_RETURN_INT64(0);
 	PG_RETURN_INT64((int64) cd_set_count(set));
@@ -445,11 +535,12 @@ count_distinct_final(PG_FUNCTION_ARGS)
 /*
  * The element type of array_agg_distinct's result: the array type the call
  * expression or the function's declaration gives, which must agree with the
- * group's values; for a pseudo-type result (anyarray, from a pseudo-type
- * column) the group's own value type.  InvalidOid: no type to give.
+ * group's values (of key type kt; NULL: no values); for a pseudo-type
+ * result (anyarray, from a pseudo-type column) the group's own value type.
+ * InvalidOid: no type to give.
  */
 static Oid
-result_element_type(FunctionCallInfo fcinfo, const CDSet *set)
+result_element_type(FunctionCallInfo fcinfo, const CDKeyType *kt)
 {
 	Oid			rettype = get_fn_expr_rettype(fcinfo->flinfo);
 	Oid			elemtype = InvalidOid;
@@ -468,16 +559,16 @@ result_element_type(FunctionCallInfo fcinfo, const CDSet *set)
 			cd_error_not_an_array(rettype);
 	}
 
-	if (set == NULL)
+	if (kt == NULL)
 		return elemtype;
 	if (!OidIsValid(elemtype))
-		return set->kt->typid;
+		return kt->typid;
 	/* the values must be of the element type (or a domain over it) */
-	if (elemtype != set->kt->typid && elemtype != set->kt->basetypid)
+	if (elemtype != kt->typid && elemtype != kt->basetypid)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATATYPE_MISMATCH),
 				 errmsg("values of type %s cannot form an array of type %s",
-						format_type_be(set->kt->typid), format_type_be(elemtype))));
+						format_type_be(kt->typid), format_type_be(elemtype))));
 	return elemtype;
 }
 
@@ -499,9 +590,9 @@ array_agg_distinct_final(PG_FUNCTION_ARGS)
 	bool		typbyval;
 	char		typalign;
 
-	(void) aggregate_context(fcinfo, "array_agg_distinct_final");
-	set = state_arg(fcinfo, 0);
-	elemtype = result_element_type(fcinfo, set);
+	check_aggregate(fcinfo, "array_agg_distinct_final");
+	set = set_arg(fcinfo, 0);
+	elemtype = result_element_type(fcinfo, set == NULL ? NULL : set->kt);
 	if (!OidIsValid(elemtype))
 		PG_RETURN_NULL();
 	if (set == NULL)
@@ -537,12 +628,13 @@ PG_FUNCTION_INFO_V1(array_agg_distinct_array_moving_final);
 static CDMoving *
 moving_state(FunctionCallInfo fcinfo, const char *funcname)
 {
-	MemoryContext aggcontext;
+	CDMoving   *m;
 
-	if (!PG_ARGISNULL(0))
-		return (CDMoving *) PG_GETARG_POINTER(0);
-	aggcontext = aggregate_context(fcinfo, funcname);
-	return cdmov_create(NULL, aggcontext);
+	check_aggregate(fcinfo, funcname);
+	m = moving_arg(fcinfo, 0);
+	if (m != NULL)
+		return m;
+	return cdmov_create(NULL, aggregate_context(fcinfo, funcname));
 }
 
 /*
@@ -574,13 +666,22 @@ count_distinct_moving_remove(PG_FUNCTION_ARGS)
 {
 	CDMoving   *m;
 
-	(void) aggregate_context(fcinfo, "count_distinct_moving_remove");
-	if (PG_ARGISNULL(0))
+	check_aggregate(fcinfo, "count_distinct_moving_remove");
+	m = moving_arg(fcinfo, 0);
+	if (m == NULL)
 		PG_RETURN_NULL();
-	m = (CDMoving *) PG_GETARG_POINTER(0);
 	if (PG_ARGISNULL(1))
 		PG_RETURN_POINTER(m);
-	if (m->kt == NULL || !cdmov_remove(m, PG_GETARG_DATUM(1)))
+	if (m->kt == NULL)
+		PG_RETURN_NULL();
+	/* the state comes from the forward function: values of its type */
+	if (unlikely(value_type(fcinfo, 1) != m->kt->typid))
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("cannot remove a value of type %s from a state of values of type %s",
+						format_type_be(value_type(fcinfo, 1)),
+						format_type_be(m->kt->typid))));
+	if (!cdmov_remove(m, PG_GETARG_DATUM(1)))
 		PG_RETURN_NULL();
 	PG_RETURN_POINTER(m);
 }
@@ -614,9 +715,9 @@ count_distinct_elements_moving_append(PG_FUNCTION_ARGS)
 	if (ArrayGetNItems(AARR_NDIM(array), AARR_DIMS(array)) == 0)
 		PG_RETURN_POINTER(m);
 	if (m->kt == NULL)
-		cdmov_set_keytype(m, element_keytype(fcinfo, NULL, array));
+		cdmov_set_keytype(m, element_keytype(fcinfo, NULL, array, false));
 	else
-		(void) element_keytype(fcinfo, m->kt, array);
+		(void) element_keytype(fcinfo, m->kt, array, false);
 	(void) foreach_element(array, m->kt, add_to_moving, m);
 	PG_RETURN_POINTER(m);
 }
@@ -633,10 +734,10 @@ count_distinct_elements_moving_remove(PG_FUNCTION_ARGS)
 	CDMoving   *m;
 	AnyArrayType *array;
 
-	(void) aggregate_context(fcinfo, "count_distinct_elements_moving_remove");
-	if (PG_ARGISNULL(0))
+	check_aggregate(fcinfo, "count_distinct_elements_moving_remove");
+	m = moving_arg(fcinfo, 0);
+	if (m == NULL)
 		PG_RETURN_NULL();
-	m = (CDMoving *) PG_GETARG_POINTER(0);
 	if (PG_ARGISNULL(1))
 		PG_RETURN_POINTER(m);
 	array = PG_GETARG_ANY_ARRAY_P(1);
@@ -654,10 +755,13 @@ count_distinct_elements_moving_remove(PG_FUNCTION_ARGS)
 Datum
 count_distinct_moving_final(PG_FUNCTION_ARGS)
 {
-	(void) aggregate_context(fcinfo, "count_distinct_moving_final");
-	if (PG_ARGISNULL(0))
+	CDMoving   *m;
+
+	check_aggregate(fcinfo, "count_distinct_moving_final");
+	m = moving_arg(fcinfo, 0);
+	if (m == NULL)
 		PG_RETURN_INT64(0);
-	PG_RETURN_INT64((int64) cdmov_count((CDMoving *) PG_GETARG_POINTER(0)));
+	PG_RETURN_INT64((int64) cdmov_count(m));
 }
 
 /*
@@ -681,11 +785,9 @@ array_agg_distinct_moving_final(PG_FUNCTION_ARGS)
 	bool		typbyval;
 	char		typalign;
 
-	(void) aggregate_context(fcinfo, "array_agg_distinct_moving_final");
-	m = PG_ARGISNULL(0) ? NULL : (CDMoving *) PG_GETARG_POINTER(0);
-	elemtype = result_element_type(fcinfo, NULL);
-	if (!OidIsValid(elemtype) && m != NULL && m->kt != NULL)
-		elemtype = m->kt->typid;
+	check_aggregate(fcinfo, "array_agg_distinct_moving_final");
+	m = moving_arg(fcinfo, 0);
+	elemtype = result_element_type(fcinfo, m == NULL ? NULL : m->kt);
 	if (!OidIsValid(elemtype))
 		PG_RETURN_NULL();
 	if (m == NULL || cdmov_count(m) == 0)
@@ -756,8 +858,8 @@ array_agg_distinct_array_final(PG_FUNCTION_ARGS)
 	Datum	   *values;
 	uint32		n;
 
-	(void) aggregate_context(fcinfo, "array_agg_distinct_array_final");
-	set = state_arg(fcinfo, 0);
+	check_aggregate(fcinfo, "array_agg_distinct_array_final");
+	set = set_arg(fcinfo, 0);
 	arraytype = result_array_type(fcinfo, set == NULL ? InvalidOid : set->kt->basetypid,
 								  set == NULL ? InvalidOid : set->kt->typid);
 	if (!OidIsValid(arraytype))
@@ -786,8 +888,8 @@ array_agg_distinct_array_moving_final(PG_FUNCTION_ARGS)
 	Datum	   *values;
 	uint32		n;
 
-	(void) aggregate_context(fcinfo, "array_agg_distinct_array_moving_final");
-	m = PG_ARGISNULL(0) ? NULL : (CDMoving *) PG_GETARG_POINTER(0);
+	check_aggregate(fcinfo, "array_agg_distinct_array_moving_final");
+	m = moving_arg(fcinfo, 0);
 	if (m != NULL && m->kt == NULL)
 		m = NULL;
 	arraytype = result_array_type(fcinfo, m == NULL ? InvalidOid : m->kt->basetypid,

@@ -462,6 +462,7 @@ cdmov_create(const CDKeyType *kt, MemoryContext mcxt)
 {
 	CDMoving   *m = MemoryContextAllocZero(mcxt, sizeof(CDMoving));
 
+	m->magic = CD_MOVING_MAGIC;
 	m->mcxt = mcxt;
 	m->kind = CD_MOVING_NONE;
 	if (kt != NULL)

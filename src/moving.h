@@ -42,8 +42,17 @@ struct cdmov_fixed_hash;
 struct cdmov_bytes_hash;
 struct RBTree;
 
+/*
+ * The first word of every moving state (cdmov_is_state).  Odd, so that no
+ * aligned pointer equals it: a set, whose first word is a pointer
+ * (set_header.h), or another state an "internal" argument may carry, is
+ * not taken for a moving state.
+ */
+#define CD_MOVING_MAGIC		UINT64CONST(0xCD150A7EC0DE3A61)
+
 typedef struct CDMoving
 {
+	uint64		magic;			/* CD_MOVING_MAGIC */
 	const CDKeyType *kt;		/* key type (registry.h); NULL until the
 								 * first value (cdmov_set_keytype) */
 	MemoryContext mcxt;			/* the aggregate context */
@@ -65,6 +74,16 @@ typedef struct CDMoving
 	Size		arena_dead;
 	Size		arena_size;
 } CDMoving;
+
+/*
+ * Is state (the non-NULL value of an "internal" argument) a moving state?
+ * Reads its first 8 bytes only.
+ */
+static inline bool
+cdmov_is_state(const void *state)
+{
+	return *(const uint64 *) state == CD_MOVING_MAGIC;
+}
 
 /* A new, empty state in mcxt; kt may be NULL (cdmov_set_keytype). */
 extern CDMoving *cdmov_create(const CDKeyType *kt, MemoryContext mcxt);

@@ -7,7 +7,8 @@
  * Both registries are short lists in backend memory whose entries live in
  * the memory context they belong to; a reset callback on that context
  * unlinks them.  Entries are looked up only when a state is created or has
- * to grow, never per row.
+ * to grow, never per row; checking that a state is a set
+ * (cd_registry_is_set_keytype) compares with the last entry found first.
  *
  *-------------------------------------------------------------------------
  */
@@ -26,6 +27,7 @@ typedef struct KeyTypeEntry
 	MemoryContext querycxt;
 	Oid			typid;
 	Oid			collation;		/* the input collation, as passed */
+	bool		for_sets;		/* cd_registry_set_keytype's */
 	CDKeyType	kt;
 	CDValueIO  *vio;			/* created at the first need */
 } KeyTypeEntry;
@@ -40,12 +42,16 @@ typedef struct AllocEntry
 static KeyTypeEntry *keytypes = NULL;
 static AllocEntry *allocs = NULL;
 
+/* cd_registry_is_set_keytype's last answer: a live entry's kt, or NULL */
+const void *cd_registry_last_set_keytype = NULL;
+
 static void
 forget_keytypes(void *arg)
 {
 	MemoryContext querycxt = (MemoryContext) arg;
 	KeyTypeEntry **p = &keytypes;
 
+	cd_registry_last_set_keytype = NULL;
 	while (*p != NULL)
 	{
 		if ((*p)->querycxt == querycxt)
@@ -84,8 +90,9 @@ query_context(FunctionCallInfo fcinfo)
 	return querycxt;
 }
 
-const CDKeyType *
-cd_registry_keytype(FunctionCallInfo fcinfo, Oid typid, Oid collation)
+static const CDKeyType *
+lookup_keytype(FunctionCallInfo fcinfo, Oid typid, Oid collation,
+			   bool for_sets)
 {
 	MemoryContext querycxt = query_context(fcinfo);
 	KeyTypeEntry *e;
@@ -96,7 +103,8 @@ cd_registry_keytype(FunctionCallInfo fcinfo, Oid typid, Oid collation)
 		if (e->querycxt != querycxt)
 			continue;
 		first = false;
-		if (e->typid == typid && e->collation == collation)
+		if (e->typid == typid && e->collation == collation &&
+			e->for_sets == for_sets)
 			return &e->kt;
 	}
 
@@ -105,6 +113,7 @@ cd_registry_keytype(FunctionCallInfo fcinfo, Oid typid, Oid collation)
 	e->querycxt = querycxt;
 	e->typid = typid;
 	e->collation = collation;
+	e->for_sets = for_sets;
 	if (first)
 	{
 		MemoryContextCallback *cb = MemoryContextAlloc(querycxt,
@@ -117,6 +126,36 @@ cd_registry_keytype(FunctionCallInfo fcinfo, Oid typid, Oid collation)
 	e->next = keytypes;
 	keytypes = e;
 	return &e->kt;
+}
+
+const CDKeyType *
+cd_registry_keytype(FunctionCallInfo fcinfo, Oid typid, Oid collation)
+{
+	return lookup_keytype(fcinfo, typid, collation, false);
+}
+
+const CDKeyType *
+cd_registry_set_keytype(FunctionCallInfo fcinfo, Oid typid, Oid collation)
+{
+	return lookup_keytype(fcinfo, typid, collation, true);
+}
+
+bool
+cd_registry_find_set_keytype(const void *ptr)
+{
+	KeyTypeEntry *e;
+
+	if (ptr == NULL)
+		return false;
+	for (e = keytypes; e != NULL; e = e->next)
+	{
+		if (e->for_sets && (const void *) &e->kt == ptr)
+		{
+			cd_registry_last_set_keytype = ptr;
+			return true;
+		}
+	}
+	return false;
 }
 
 CDAlloc *

@@ -36,6 +36,32 @@ extern const CDKeyType *cd_registry_keytype(FunctionCallInfo fcinfo,
 											Oid typid, Oid collation);
 
 /*
+ * The same for the states of count_distinct's own aggregates (set.h): an
+ * entry of its own, whose address no other state holds, so that the key
+ * type pointer a set starts with (CDSet.kt) tells a set from any other
+ * state an "internal" argument may carry (cd_registry_is_set_keytype).
+ * Its contents are those of cd_registry_keytype's entry.
+ */
+extern const CDKeyType *cd_registry_set_keytype(FunctionCallInfo fcinfo,
+												Oid typid, Oid collation);
+
+/*
+ * Is ptr the address of a live key type of cd_registry_set_keytype?  ptr
+ * is only compared, never read: it may be the first word of any state.
+ * The last address found is remembered (forgotten with its entry), so
+ * that the check costs one comparison per call.
+ */
+extern const void *cd_registry_last_set_keytype;
+extern bool cd_registry_find_set_keytype(const void *ptr);
+
+static inline bool
+cd_registry_is_set_keytype(const void *ptr)
+{
+	return (ptr != NULL && ptr == cd_registry_last_set_keytype) ||
+		cd_registry_find_set_keytype(ptr);
+}
+
+/*
  * The allocator for sets in aggcontext (see alloc.h): registered for a hash
  * table's context; for any other, *local, set up for this call.
  */
