@@ -1,0 +1,179 @@
+-- The support functions of the aggregates take and return "internal".
+-- What any user can do with them: nothing directly; what a superuser's
+-- aggregate that mixes support functions of different state kinds gets: a
+-- clear error, never a crash, a wrong type or another state's memory.
+-- Results of the aggregates that still work are compared with native.
+\set VERBOSITY terse
+CREATE ROLE regress_cd_support_user;
+CREATE SCHEMA cd_support;
+GRANT USAGE ON SCHEMA cd_support TO regress_cd_support_user;
+SET search_path = cd_support, public;
+CREATE TABLE t AS
+SELECT i, i % 97 AS v, ARRAY[i % 13, i % 7] AS a, (i % 23)::text AS s
+FROM generate_series(1, 5000) i;
+ANALYZE t;
+GRANT SELECT ON t TO regress_cd_support_user;
+
+-- 1. a user cannot pass an "internal" value from SQL, nor make one
+SET ROLE regress_cd_support_user;
+SELECT count_distinct_final(NULL);
+SELECT count_distinct_combine(NULL, NULL);
+SELECT count_distinct_serial(NULL::internal);
+SELECT count_distinct_moving_final(NULL);
+SELECT count_distinct_final(count_distinct_append(NULL, 1));
+-- nor create an aggregate whose state is "internal"
+CREATE AGGREGATE pg_temp.mine(anyelement) (
+    SFUNC = count_distinct_append, STYPE = internal, FINALFUNC = count_distinct_final);
+-- nor bind them to another state type
+CREATE AGGREGATE pg_temp.mine(anyelement) (SFUNC = count_distinct_append, STYPE = anyelement);
+RESET ROLE;
+
+-- 2. aggregates a superuser defined by mixing support functions of
+--    different state kinds, called by a user
+-- a set's functions given a moving state, and the other way round
+CREATE AGGREGATE moving_into_final(anyelement) (
+    SFUNC = count_distinct_moving_append, STYPE = internal,
+    FINALFUNC = count_distinct_final);
+CREATE AGGREGATE set_into_moving_final(anyelement) (
+    SFUNC = count_distinct_append, STYPE = internal,
+    FINALFUNC = count_distinct_moving_final);
+CREATE AGGREGATE moving_into_array_final(anynonarray) (
+    SFUNC = count_distinct_moving_append, STYPE = internal,
+    FINALFUNC = array_agg_distinct_type_final, FINALFUNC_EXTRA);
+CREATE AGGREGATE set_into_array_moving_final(anynonarray) (
+    SFUNC = count_distinct_append, STYPE = internal,
+    FINALFUNC = array_agg_distinct_type_moving_final, FINALFUNC_EXTRA);
+CREATE AGGREGATE moving_into_elements_append(anyarray) (
+    SFUNC = count_distinct_elements_moving_append, STYPE = internal,
+    FINALFUNC = count_distinct_final);
+CREATE AGGREGATE moving_into_combine(anyelement) (
+    SFUNC = count_distinct_moving_append, STYPE = internal,
+    FINALFUNC = count_distinct_moving_final, COMBINEFUNC = count_distinct_combine,
+    SERIALFUNC = count_distinct_serial, DESERIALFUNC = count_distinct_deserial,
+    PARALLEL = SAFE);
+-- a stored-set aggregate's state given to count_distinct's functions
+CREATE AGGREGATE union_into_final(distinct_set) (
+    SFUNC = distinct_set_union_append, STYPE = internal,
+    FINALFUNC = count_distinct_final);
+CREATE AGGREGATE union_into_moving_final(distinct_set) (
+    SFUNC = distinct_set_union_append, STYPE = internal,
+    FINALFUNC = count_distinct_moving_final);
+CREATE AGGREGATE intersect_into_final(distinct_set) (
+    SFUNC = distinct_set_intersect_append, STYPE = internal,
+    FINALFUNC = count_distinct_final);
+CREATE AGGREGATE moving_union_into_final(distinct_set) (
+    SFUNC = distinct_set_union_moving_append, STYPE = internal,
+    FINALFUNC = count_distinct_final);
+-- and to count_distinct's serialization, in a parallel plan
+CREATE AGGREGATE union_into_serial(distinct_set) (
+    SFUNC = distinct_set_union_append, STYPE = internal,
+    FINALFUNC = distinct_set_union_final, COMBINEFUNC = distinct_set_union_combine,
+    SERIALFUNC = count_distinct_serial, DESERIALFUNC = distinct_set_union_deserial,
+    PARALLEL = SAFE);
+-- serialized bytes of one kind read as another: validated as input
+CREATE AGGREGATE set_bytes_into_union(anyelement) (
+    SFUNC = count_distinct_append, STYPE = internal,
+    FINALFUNC = count_distinct_final, COMBINEFUNC = count_distinct_combine,
+    SERIALFUNC = count_distinct_serial, DESERIALFUNC = distinct_set_union_deserial,
+    PARALLEL = SAFE);
+CREATE AGGREGATE union_bytes_into_set(distinct_set) (
+    SFUNC = distinct_set_union_append, STYPE = internal,
+    FINALFUNC = distinct_set_union_final, COMBINEFUNC = count_distinct_combine,
+    SERIALFUNC = distinct_set_agg_serial, DESERIALFUNC = count_distinct_deserial,
+    PARALLEL = SAFE);
+-- the final function's declared types against the state's values
+CREATE AGGREGATE values_into_elements_final(anyarray) (
+    SFUNC = count_distinct_append, STYPE = internal,
+    FINALFUNC = array_agg_distinct_elements_final, FINALFUNC_EXTRA);
+CREATE AGGREGATE moving_values_into_elements_final(anyarray) (
+    SFUNC = count_distinct_moving_append, STYPE = internal,
+    FINALFUNC = array_agg_distinct_elements_moving_final, FINALFUNC_EXTRA);
+CREATE AGGREGATE elements_into_array_final(anyarray) (
+    SFUNC = count_distinct_elements_append, STYPE = internal,
+    FINALFUNC = array_agg_distinct_array_final, FINALFUNC_EXTRA);
+CREATE AGGREGATE moving_elements_into_array_final(anyarray) (
+    SFUNC = count_distinct_elements_moving_append, STYPE = internal,
+    FINALFUNC = array_agg_distinct_array_moving_final, FINALFUNC_EXTRA);
+-- an inverse transition function given values of another type than the
+-- forward function's
+CREATE AGGREGATE elements_forward_values_inverse(anyarray) (
+    SFUNC = count_distinct_append, STYPE = internal, FINALFUNC = count_distinct_final,
+    MSFUNC = count_distinct_elements_moving_append,
+    MINVFUNC = count_distinct_moving_remove, MSTYPE = internal,
+    MFINALFUNC = count_distinct_moving_final);
+-- the final functions of catalogs of 2.0.0 and 3.0.x (legacy.c)
+CREATE FUNCTION legacy_count(internal) RETURNS bigint
+    AS 'count_distinct', 'count_distinct' LANGUAGE C;
+CREATE FUNCTION legacy_array(internal, anynonarray) RETURNS anyarray
+    AS 'count_distinct', 'array_agg_distinct_type_by_element' LANGUAGE C;
+CREATE AGGREGATE legacy_count_moving(anyelement) (
+    SFUNC = count_distinct_moving_append, STYPE = internal, FINALFUNC = legacy_count);
+CREATE AGGREGATE legacy_array_moving(anynonarray) (
+    SFUNC = count_distinct_moving_append, STYPE = internal,
+    FINALFUNC = legacy_array, FINALFUNC_EXTRA);
+-- ... which still work on their own state
+CREATE AGGREGATE legacy_count_ok(anyelement) (
+    SFUNC = count_distinct_append, STYPE = internal, FINALFUNC = legacy_count);
+CREATE AGGREGATE legacy_array_ok(anynonarray) (
+    SFUNC = count_distinct_append, STYPE = internal,
+    FINALFUNC = legacy_array, FINALFUNC_EXTRA);
+
+SET ROLE regress_cd_support_user;
+SELECT moving_into_final(v) FROM t;
+SELECT set_into_moving_final(v) FROM t;
+SELECT moving_into_array_final(v) FROM t;
+SELECT set_into_array_moving_final(v) FROM t;
+SELECT moving_into_elements_append(a) FROM t;
+SELECT union_into_final(distinct_set(a)) FROM t;
+SELECT union_into_moving_final(distinct_set(a)) FROM t;
+SELECT intersect_into_final(distinct_set(a)) FROM t;
+SELECT moving_union_into_final(distinct_set(a)) FROM t;
+SELECT values_into_elements_final(a) FROM t;
+SELECT moving_values_into_elements_final(a) FROM t;
+SELECT elements_into_array_final(a) FROM t;
+SELECT moving_elements_into_array_final(a) FROM t;
+SELECT elements_forward_values_inverse(a) OVER (ORDER BY i ROWS BETWEEN 1 PRECEDING AND CURRENT ROW)
+FROM t ORDER BY i LIMIT 3;
+SELECT legacy_count_moving(v) FROM t;
+SELECT legacy_array_moving(v) FROM t;
+SELECT legacy_count_ok(v) = count(DISTINCT v) AS same,
+       legacy_array_ok(s) = array_agg(DISTINCT s ORDER BY s) AS same_array
+FROM t;
+-- in parallel plans: the partial states pass through the serialization
+SET max_parallel_workers_per_gather = 2;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET parallel_leader_participation = off;
+EXPLAIN (COSTS OFF) SELECT moving_into_combine(v) FROM t;
+SELECT moving_into_combine(v) FROM t;
+SELECT union_into_serial(distinct_set(a)) FROM t;
+SELECT set_bytes_into_union(v) FROM t;
+SELECT union_bytes_into_set(distinct_set(a)) FROM t;
+-- the aggregates of the extension in the same plans still agree with native
+SELECT count_distinct(v) = count(DISTINCT v) AS same,
+       array_agg_distinct(s) = array_agg(DISTINCT s ORDER BY s) AS same_array,
+       count_distinct_elements(a) = (SELECT count(DISTINCT e) FROM t, unnest(a) e) AS same_elements
+FROM t;
+RESET max_parallel_workers_per_gather;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+RESET parallel_leader_participation;
+-- and over sliding window frames, where the inverse transition functions
+-- check the value's type
+SELECT count(*) AS rows,
+       count(*) FILTER (WHERE cd <> native OR ad <> na OR ce <> ne) AS differ
+FROM (SELECT count_distinct(v) OVER w AS cd,
+             (SELECT count(DISTINCT t2.v) FROM t t2 WHERE t2.i BETWEEN t.i - 20 AND t.i) AS native,
+             array_agg_distinct(s) OVER w AS ad,
+             (SELECT array_agg(DISTINCT t2.s ORDER BY t2.s) FROM t t2 WHERE t2.i BETWEEN t.i - 20 AND t.i) AS na,
+             count_distinct_elements(a) OVER w AS ce,
+             (SELECT count(DISTINCT e) FROM t t2, unnest(t2.a) e WHERE t2.i BETWEEN t.i - 20 AND t.i) AS ne
+      FROM t WHERE i <= 400
+      WINDOW w AS (ORDER BY i ROWS BETWEEN 20 PRECEDING AND CURRENT ROW)) s;
+RESET ROLE;
+
+DROP SCHEMA cd_support CASCADE;
+DROP ROLE regress_cd_support_user;
+RESET search_path;
