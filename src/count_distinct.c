@@ -58,7 +58,7 @@ PG_FUNCTION_INFO_V1(array_agg_distinct_array_final);
  * What the support functions may assume about their "internal" arguments
  *
  * SQL cannot call a function with an "internal" argument: no SQL value is
- * of that type (a NULL does not resolve to it, or, up to PostgreSQL 13,
+ * of that type (a NULL does not resolve to it, or, on PostgreSQL 13,
  * its input function refuses it), and no function makes one out of other
  * types.  Only an aggregate passes one, and only a superuser may
  * create an aggregate whose state is "internal", so a state's kind is the
