@@ -457,6 +457,9 @@ cdmov_node_free(RBTNode *x, void *arg)
  * The state
  * ------------------------------------------------------------------------
  */
+StaticAssertDecl(offsetof(CDMoving, magic) == 0,
+				 "a moving state starts with its magic number");
+
 CDMoving *
 cdmov_create(const CDKeyType *kt, MemoryContext mcxt)
 {

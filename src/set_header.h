@@ -80,6 +80,10 @@ typedef enum CDSetKind
  * The header's fields, first in every representation's struct.  extra is
  * the representation's own: the key width of fixed-width sets, kept here
  * for the per-row path; the high bits of the size of variable-size ones.
+ * kt comes first and is a key type the registry gives out for sets only
+ * (registry.h: cd_registry_set_keytype): its address tells a set from any
+ * other state an aggregate's "internal" argument may carry
+ * (cd_registry_is_set_keytype), so a set needs no tag of its own.
  */
 #define CD_SET_HEADER_FIELDS \
 	const CDKeyType *kt;		/* key type: a per-query registry entry */ \
@@ -95,6 +99,8 @@ typedef struct CDSet
 } CDSet;
 
 #define CD_SET_HEADER_SIZE	(offsetof(CDSet, extra) + sizeof(uint16))
+
+StaticAssertDecl(offsetof(CDSet, kt) == 0, "a set starts with its key type");
 
 /* Does type T start with the header?  (a static assertion per field) */
 #define CD_SET_CHECK_HEADER(T) \
