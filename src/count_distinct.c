@@ -492,6 +492,9 @@ count_distinct_deserial(PG_FUNCTION_ARGS)
 	const CDStateImage *local;
 
 	(void) aggregate_context(fcinfo, "count_distinct_deserial");
+	/* STRICT, as count_distinct_serial */
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
 	local = cd_state_object_image(PG_GETARG_DATUM(0));
 	if (local != NULL)
 	{
