@@ -566,6 +566,17 @@ CREATE OR REPLACE FUNCTION distinct_set_values(distinct_set, anyelement)
     AS 'MODULE_PATHNAME', 'distinct_set_values'
     LANGUAGE C IMMUTABLE PARALLEL SAFE;
 
+/*
+ * the set's values as a set of the type of the second argument (its value
+ * is not used), each checked as a value of that type: a set whose element
+ * type was dropped (an orphan), or a set bound to another domain over its
+ * base type
+ */
+CREATE OR REPLACE FUNCTION distinct_set_recover(distinct_set, anyelement)
+    RETURNS distinct_set
+    AS 'MODULE_PATHNAME', 'distinct_set_recover'
+    LANGUAGE C STABLE PARALLEL SAFE;
+
 CREATE OR REPLACE FUNCTION distinct_set_contains(distinct_set, anyelement)
     RETURNS boolean
     AS 'MODULE_PATHNAME', 'distinct_set_contains'

@@ -61,6 +61,10 @@
 #define DSET_FLAG_RUNS		0x01	/* fixed-width keys as runs */
 #define DSET_BLOCK			128 /* keys per block (keypack.h's CD_PACK_BLOCK) */
 
+/* type references of stored sets besides value_io.h's CD_REF_OID and _NAME */
+#define DSET_REF_LOCAL		3	/* uint32 OID, uint32 base type OID */
+#define DSET_REF_ORPHAN		4	/* uint32 base type OID, or 0: no type */
+
 /* key encodings as the format writes them */
 #define DSET_ENC_BOOL		1
 #define DSET_ENC_UINT		2
@@ -216,6 +220,7 @@ typedef struct DSHeader
 	uint32		n;
 	int			flags;
 	int			start;			/* offset of the keys in the payload */
+	bool		orphan;			/* no element type: kt is a stand-in */
 } DSHeader;
 
 /* Read and check the header and type reference only; returns the type. */
@@ -251,6 +256,32 @@ extern void dset_foreach_key(const bytea *ds, const DSHeader *h, DSKeysFn fn,
  */
 extern const CDKeyType *dset_decode(FunctionCallInfo fcinfo, const bytea *ds,
 									DSKeys *keys);
+/*
+ * The binary form of a stored set (distinct_set_send, and the partial
+ * states of the set aggregates, read on another node): its element type by
+ * name (ds itself, for built-in types); a set whose type is gone becomes an
+ * orphan (*orphan set, if orphan is not NULL).  Keys are not read.
+ */
+extern bytea *dset_portable(FunctionCallInfo fcinfo, const bytea *ds,
+							bool *orphan);
+/*
+ * Decode the binary form (binary input): names resolved with the current
+ * user's privileges; an orphan is read with a stand-in key type (*orphan;
+ * *basetypid: the base type it was of, if known, else InvalidOid).
+ */
+extern const CDKeyType *dset_decode_input(FunctionCallInfo fcinfo,
+										  const bytea *ds, DSKeys *keys,
+										  bool *orphan, Oid *basetypid);
+/* ds (just encoded) as an orphan of basetypid (InvalidOid: unknown) */
+extern bytea *dset_orphan(const bytea *ds, Oid basetypid);
+/*
+ * Decode the keys of any set, orphans included, as keys of kt: ERROR 42804
+ * unless they are (the base type written, if known, else the key encoding
+ * and width, must be kt's).
+ */
+extern const CDKeyType *dset_decode_as(FunctionCallInfo fcinfo,
+									   const bytea *ds, const CDKeyType *kt,
+									   DSKeys *keys);
 /* ERROR 42804, naming both types, unless sets of a and b can combine. */
 extern void dset_check_same_type(const CDKeyType *a, const CDKeyType *b);
 /*

@@ -39,6 +39,23 @@ StaticAssertDecl(DSET_BLOCK == CD_PACK_BLOCK, "the stored format's blocks are ke
 void
 dsk_check_storable(const CDKeyType *kt)
 {
+	Oid			collation;
+
+	/*
+	 * A domain's own collation, whatever the collation of the call: values
+	 * of the domain are equal under it (issue: 'a' and 'A' under a
+	 * case-insensitive one), so its keys (bytes) are not canonical.
+	 */
+	if (kt->typid != kt->basetypid &&
+		OidIsValid(collation = get_typcollation(kt->typid)) &&
+		!get_collation_isdeterministic(collation))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("distinct_set cannot hold values of type %s",
+						format_type_be(kt->typid)),
+				 errdetail("Its collation %s is nondeterministic: values can be equal without having the same representation, so a set of them has no canonical form.",
+						   get_collation_name(collation)),
+				 errhint("count_distinct and array_agg_distinct accept this type.")));
 	if (kt->encoding == CD_KEY_COMPARATOR)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
