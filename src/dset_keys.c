@@ -43,8 +43,8 @@ dsk_check_storable(const CDKeyType *kt)
 
 	/*
 	 * A domain's own collation, whatever the collation of the call: values
-	 * of the domain are equal under it (issue: 'a' and 'A' under a
-	 * case-insensitive one), so its keys (bytes) are not canonical.
+	 * of the domain are equal under it ('a' and 'A' under a case-insensitive
+	 * one), so bytes are no canonical keys of them.
 	 */
 	if (kt->typid != kt->basetypid &&
 		OidIsValid(collation = get_typcollation(kt->typid)) &&
