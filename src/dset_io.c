@@ -29,7 +29,6 @@
  */
 #include "postgres.h"
 
-#include "catalog/namespace.h"
 #include "catalog/pg_type.h"
 #include "funcapi.h"
 #include "libpq/pqformat.h"
@@ -42,7 +41,6 @@
 #include "utils/lsyscache.h"
 #include "utils/pg_locale.h"
 #include "utils/sortsupport.h"
-#include "utils/syscache.h"
 #include "utils/typcache.h"
 #include "utils/tuplestore.h"
 
@@ -110,45 +108,89 @@ keys_of_array(FunctionCallInfo fcinfo, ArrayType *array, const CDKeyType *kt,
 
 /*
  * The element type named in text input, with the current user's privileges:
- * USAGE on an explicit schema is checked before the type is looked up (an
+ * parsed and looked up as PostgreSQL does (an explicit schema must be one
+ * the user has USAGE on, checked before the type is looked up in it; an
  * unqualified name is looked up in the search path, which leaves out
- * schemas without USAGE), then USAGE on the type; a type that does not
- * exist and one the user may not use give the same error.  The name is
- * parsed as a type name; a type modifier is ignored (sets hold the type's
- * values), and is not applied.
+ * schemas without USAGE), then USAGE on the type.  A type or schema that
+ * does not exist and one the user may not use give the same error.  Nothing
+ * of the type runs before (a type modifier is parsed by the type's typmod
+ * input function, a built-in's; it is not applied: sets hold the type's
+ * values).
  */
 static Oid
-input_type(const char *typname, const char *str)
+input_type(const char *typname)
 {
-	TypeName   *tn;
-	char	   *schemaname;
-	char	   *name;
-	Type		tup;
-	Oid			typid;
+	MemoryContext mcxt = CurrentMemoryContext;
+	volatile Oid typid = InvalidOid;
+
+	PG_TRY();
+	{
+		Oid			t;
+		int32		typmod;
 
 #if PG_VERSION_NUM >= 160000
-	tn = typeStringToTypeName(typname, NULL);
+		(void) parseTypeString(typname, &t, &typmod, NULL);
 #else
-	tn = typeStringToTypeName(typname);
+		parseTypeString(typname, &t, &typmod, false);
 #endif
-	if (tn->pct_type)
-		bad_text(str, "The element type must be named by a type name.");
-	DeconstructQualifiedName(tn->names, &schemaname, &name);
-	if (schemaname != NULL)
-	{
-		Oid			nspid = get_namespace_oid(schemaname, true);
-
-		if (!OidIsValid(nspid) || !cd_namespace_usable(nspid))
-			cd_error_type_not_usable(typname);
+		typid = t;
 	}
-	tup = LookupTypeName(NULL, tn, NULL, true);
-	if (tup == NULL)
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		MemoryContextSwitchTo(mcxt);
+		edata = CopyErrorData();
+		if (edata->sqlerrcode != ERRCODE_UNDEFINED_OBJECT &&
+			edata->sqlerrcode != ERRCODE_UNDEFINED_SCHEMA &&
+			edata->sqlerrcode != ERRCODE_INSUFFICIENT_PRIVILEGE)
+			PG_RE_THROW();
+		FlushErrorState();
 		cd_error_type_not_usable(typname);
-	typid = ((Form_pg_type) GETSTRUCT(tup))->oid;
-	ReleaseSysCache(tup);
+	}
+	PG_END_TRY();
 	if (!cd_type_usable(typid))
 		cd_error_type_not_usable(typname);
 	return typid;
+}
+
+/* the bytes of "\\x" and hex digits (NULL if str is not that) */
+static bytea *
+hex_bytes(const char *str)
+{
+	Size		n;
+	bytea	   *b;
+	Size		i;
+
+	if (str[0] != '\\' || str[1] != 'x')
+		return NULL;
+	str += 2;
+	n = strlen(str);
+	if (n % 2 != 0 || n / 2 > MaxAllocSize - VARHDRSZ)
+		return NULL;
+	b = palloc(VARHDRSZ + n / 2);
+	SET_VARSIZE(b, VARHDRSZ + n / 2);
+	for (i = 0; i < n / 2; i++)
+	{
+		int			d[2];
+		int			j;
+
+		for (j = 0; j < 2; j++)
+		{
+			char		c = str[2 * i + j];
+
+			if (c >= '0' && c <= '9')
+				d[j] = c - '0';
+			else if (c >= 'a' && c <= 'f')
+				d[j] = c - 'a' + 10;
+			else if (c >= 'A' && c <= 'F')
+				d[j] = c - 'A' + 10;
+			else
+				return NULL;
+		}
+		((uint8 *) VARDATA(b))[i] = (uint8) (d[0] << 4 | d[1]);
+	}
+	return b;
 }
 
 static bytea *receive(FunctionCallInfo fcinfo, const char *data, int len,
@@ -173,15 +215,13 @@ distinct_set_in(PG_FUNCTION_ARGS)
 	/* an orphan: its binary form, in hex */
 	if (strncmp(str, ORPHAN_PREFIX, strlen(ORPHAN_PREFIX)) == 0)
 	{
-		const char *hex = str + strlen(ORPHAN_PREFIX);
-		bytea	   *bytes;
+		bytea	   *bytes = hex_bytes(str + strlen(ORPHAN_PREFIX));
 		bytea	   *ds;
 		bool		orphan;
 
-		if (hex[0] != '\\' || hex[1] != 'x')
+		if (bytes == NULL)
 			bad_text(str, "An orphaned set is written as its binary form in hex.");
-		bytes = DatumGetByteaPP(DirectFunctionCall1(byteain, CStringGetDatum(hex)));
-		ds = receive(fcinfo, VARDATA_ANY(bytes), (int) VARSIZE_ANY_EXHDR(bytes),
+		ds = receive(fcinfo, VARDATA(bytes), (int) VARSIZE(bytes) - VARHDRSZ,
 					 &orphan);
 		if (!orphan)
 			bad_text(str, "The binary form after \"" ORPHAN_PREFIX "\" is not that of an orphaned set.");
@@ -208,7 +248,7 @@ distinct_set_in(PG_FUNCTION_ARGS)
 	if (strspn(typname, " \t\n\r\f\v") == strlen(typname))
 		bad_text(str, "The element type is missing.");
 
-	typid = input_type(typname, str);
+	typid = input_type(typname);
 	kt = dsk_keytype(fcinfo, typid);
 
 	array = DatumGetArrayTypeP(OidInputFunctionCall(F_ARRAY_IN, (char *) p,
@@ -276,8 +316,9 @@ distinct_set_out(PG_FUNCTION_ARGS)
 		Size		i;
 
 		initStringInfo(&out);
-		appendStringInfoString(&out, ORPHAN_PREFIX "\\x");
-		enlargeStringInfo(&out, (int) (2 * len));
+		enlargeStringInfo(&out, (int) (strlen(ORPHAN_PREFIX) + 2 + 2 * len));
+		memcpy(out.data, ORPHAN_PREFIX "\\x", strlen(ORPHAN_PREFIX) + 2);
+		out.len = strlen(ORPHAN_PREFIX) + 2;
 		for (i = 0; i < len; i++)
 		{
 			out.data[out.len++] = hexdigits[p[i] >> 4];

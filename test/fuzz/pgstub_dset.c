@@ -30,23 +30,6 @@ MemoryContextAllocHuge(MemoryContext context, Size size)
 	return MemoryContextAllocExtended(context, size, MCXT_ALLOC_HUGE);
 }
 
-char *
-psprintf(const char *fmt,...)
-{
-	va_list		args;
-	int			n;
-	char	   *s;
-
-	va_start(args, fmt);
-	n = vsnprintf(NULL, 0, fmt, args);
-	va_end(args);
-	s = palloc(n + 1);
-	va_start(args, fmt);
-	vsnprintf(s, n + 1, fmt, args);
-	va_end(args);
-	return s;
-}
-
 void
 appendStringInfoSpaces(StringInfo str, int count)
 {
