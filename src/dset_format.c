@@ -20,6 +20,7 @@
 #include "access/transam.h"
 #include "catalog/pg_type.h"
 #include "utils/builtins.h"
+#include "utils/inval.h"
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
 
@@ -249,6 +250,70 @@ typedef struct DSRef
 } DSRef;
 
 /*
+ * What reading and writing sets of a non-built-in type ask of the catalog,
+ * cached for the backend (a few syscache lookups per set would cost as much
+ * as reading a small set): whether the type exists, is a domain, its base
+ * type, and whether its own collation is nondeterministic.  Any change to
+ * pg_type empties the cache (as the type cache does).
+ */
+typedef struct LocalType
+{
+	Oid			typid;
+	bool		domain;			/* exists and is a domain */
+	Oid			basetypid;
+	bool		nondeterministic;	/* its own collation */
+} LocalType;
+
+#define LOCAL_TYPES 16
+static LocalType local_types[LOCAL_TYPES];
+static int	nlocal_types = 0;
+static int	next_local_type = 0;
+static bool local_types_callback = false;
+
+static void
+local_types_reset(Datum arg, int cacheid, uint32 hashvalue)
+{
+	nlocal_types = 0;
+	next_local_type = 0;
+}
+
+static const LocalType *
+local_type(Oid typid)
+{
+	LocalType	t;
+	Oid			collation;
+	int			i;
+
+	if (!local_types_callback)
+	{
+		CacheRegisterSyscacheCallback(TYPEOID, local_types_reset, (Datum) 0);
+		local_types_callback = true;
+	}
+	for (i = 0; i < nlocal_types; i++)
+	{
+		if (local_types[i].typid == typid)
+			return &local_types[i];
+	}
+	memset(&t, 0, sizeof(t));
+	t.typid = typid;
+	if (SearchSysCacheExists1(TYPEOID, ObjectIdGetDatum(typid)) &&
+		get_typtype(typid) == TYPTYPE_DOMAIN)
+	{
+		t.domain = true;
+		t.basetypid = getBaseType(typid);
+		collation = get_typcollation(typid);
+		t.nondeterministic = OidIsValid(collation) &&
+			!get_collation_isdeterministic(collation);
+	}
+	i = next_local_type;
+	next_local_type = (next_local_type + 1) % LOCAL_TYPES;
+	if (nlocal_types < LOCAL_TYPES)
+		nlocal_types++;
+	local_types[i] = t;
+	return &local_types[i];
+}
+
+/*
  * On disk: a built-in type by its fixed OID (CD_REF_OID, as in version 1),
  * any other type (a domain: the only non-built-in types with canonical
  * keys) by its OID and its base type's (DSET_REF_LOCAL).
@@ -256,13 +321,14 @@ typedef struct DSRef
 static void
 send_type_ref(StringInfo buf, const CDKeyType *kt)
 {
-	/* refuses, naming it, a domain under a nondeterministic collation */
-	dsk_check_storable(kt);
 	if (kt->typid < FirstGenbkiObjectId)
 	{
 		cd_send_type_ref(buf, kt->typid);
 		return;
 	}
+	/* refuses, naming it, a domain under a nondeterministic collation */
+	if (local_type(kt->typid)->nondeterministic)
+		dsk_check_storable(kt);
 	Assert(kt->basetypid < FirstGenbkiObjectId);
 	pq_sendint8(buf, DSET_REF_LOCAL);
 	pq_sendint32(buf, kt->typid);
@@ -295,6 +361,8 @@ recv_base_type(StringInfo buf, bool zero_ok)
 static void
 read_type_ref(StringInfo buf, int flags, DSRef *ref)
 {
+	const LocalType *lt;
+
 	memset(ref, 0, sizeof(*ref));
 	ref->typid = cd_recv_type_ref_ext(buf, flags | CD_REF_MISSING_OK,
 									  &ref->kind, &ref->name);
@@ -314,9 +382,8 @@ read_type_ref(StringInfo buf, int flags, DSRef *ref)
 			ref->basetypid = recv_base_type(buf, false);
 			if (ref->written < FirstGenbkiObjectId)
 				dset_invalid("A type reference is malformed.");
-			if (SearchSysCacheExists1(TYPEOID, ObjectIdGetDatum(ref->written)) &&
-				get_typtype(ref->written) == TYPTYPE_DOMAIN &&
-				getBaseType(ref->written) == ref->basetypid)
+			lt = local_type(ref->written);
+			if (lt->domain && lt->basetypid == ref->basetypid)
 				ref->typid = ref->written;
 			break;
 		case DSET_REF_ORPHAN:

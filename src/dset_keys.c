@@ -80,19 +80,19 @@ dsk_keytype(FunctionCallInfo fcinfo, Oid typid)
 {
 	KeyTypeCacheEntry *e;
 	const CDKeyType *kt;
-	Oid			collation = key_collation(typid);
 
 	if (cd_query_context(fcinfo) != NULL)
-		kt = cd_registry_keytype(fcinfo, typid, collation);
+		kt = cd_registry_keytype(fcinfo, typid, key_collation(typid));
 	else
 	{
+		/* a hit costs no catalog lookup (once per stored set read) */
 		for (e = (KeyTypeCacheEntry *) fcinfo->flinfo->fn_extra; e != NULL; e = e->next)
 		{
 			if (e->typid == typid)
 				return &e->kt;
 		}
 		e = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(KeyTypeCacheEntry));
-		cd_keytype_init(&e->kt, typid, collation, fcinfo->flinfo->fn_mcxt);
+		cd_keytype_init(&e->kt, typid, key_collation(typid), fcinfo->flinfo->fn_mcxt);
 		dsk_check_storable(&e->kt);
 		e->typid = typid;
 		e->next = (KeyTypeCacheEntry *) fcinfo->flinfo->fn_extra;

@@ -123,6 +123,23 @@ for fmt in plain custom; do
         "SELECT bool_and(distinct_set_recover(s, NULL::bobint) = distinct_set(truth::bobint[])) FROM sets"
 done
 
+# a session that has read sets of a domain (its catalog lookups are cached)
+# sees the domain dropped by another session, and refuses the sets after it
+if psql_db $db -c "CREATE DOMAIN other AS int" \
+    -c "CREATE TABLE other_sets AS SELECT distinct_set(ARRAY[1, 2]::other[]) AS s" >/dev/null; then
+    printf '%s\n' "SELECT cardinality(s | s) FROM other_sets;" \
+        "\\! \"$BIN/psql\" -X -q -d $db -c 'DROP DOMAIN other'" \
+        "SELECT cardinality(s | s) FROM other_sets;" >"$tmp/session.sql"
+    res=$("$BIN/psql" -X -q -At -d $db -f "$tmp/session.sql" 2>&1)
+    case "$res" in
+        2*"element type "*" of a distinct_set does not exist"*)
+            ok "a domain dropped by another session is seen by one that read its sets" ;;
+        *) bad "a domain dropped by another session: $res" ;;
+    esac
+else
+    bad "creating sets of a second domain"
+fi
+
 # the recovered sets themselves through a dump: named in text, by OID on disk
 psql_db ${db}_plain -c "CREATE TABLE recovered AS SELECT k, distinct_set_recover(s, NULL::bobint) AS s FROM sets" >/dev/null
 if "$BIN/pg_dump" -d ${db}_plain -t recovered -t sets -f "$tmp/rec.sql" 2>"$tmp/err" && new_db ${db}_rec \

@@ -17,6 +17,7 @@
 #include "alloc.h"
 #include "common/hashfn.h"
 #include "lib/stringinfo.h"
+#include "utils/inval.h"
 #include "utils/memutils.h"
 
 #include "pgstub.h"
@@ -28,6 +29,13 @@ void *
 MemoryContextAllocHuge(MemoryContext context, Size size)
 {
 	return MemoryContextAllocExtended(context, size, MCXT_ALLOC_HUGE);
+}
+
+/* the catalog never changes here: no invalidations to follow */
+void
+CacheRegisterSyscacheCallback(int cacheid, SyscacheCallbackFunction func,
+							  Datum arg)
+{
 }
 
 void
