@@ -577,6 +577,16 @@ CREATE OR REPLACE FUNCTION distinct_set_recover(distinct_set, anyelement)
     AS 'MODULE_PATHNAME', 'distinct_set_recover'
     LANGUAGE C STABLE PARALLEL SAFE;
 
+/*
+ * the set's element type (NULL: dropped); in a CHECK constraint
+ * (distinct_set_element_type(s) = 'mytype'::regtype) binds a column to one
+ * element type, with a dependency on it
+ */
+CREATE OR REPLACE FUNCTION distinct_set_element_type(distinct_set)
+    RETURNS regtype
+    AS 'MODULE_PATHNAME', 'distinct_set_element_type'
+    LANGUAGE C STABLE STRICT PARALLEL SAFE;
+
 CREATE OR REPLACE FUNCTION distinct_set_contains(distinct_set, anyelement)
     RETURNS boolean
     AS 'MODULE_PATHNAME', 'distinct_set_contains'

@@ -310,6 +310,13 @@ extern bytea *dset_portable(FunctionCallInfo fcinfo, const bytea *ds,
 extern const CDKeyType *dset_decode_input(FunctionCallInfo fcinfo,
 										  const bytea *ds, DSKeys *keys,
 										  bool *orphan, Oid *basetypid);
+/*
+ * The element type of a stored set, InvalidOid if it has none (gone, or an
+ * orphan); reads the header and the type reference only (a prefix of ds
+ * suffices: DSET_TYPE_PREFIX bytes).
+ */
+#define DSET_TYPE_PREFIX	(DSET_HEADER_SIZE + 1 + 2 * NAMEDATALEN)
+extern Oid	dset_element_type(FunctionCallInfo fcinfo, const bytea *ds);
 /* ds (just encoded) as an orphan of basetypid (InvalidOid: unknown) */
 extern bytea *dset_orphan(const bytea *ds, Oid basetypid);
 /*

@@ -1241,6 +1241,32 @@ dset_decode_input(FunctionCallInfo fcinfo, const bytea *ds, DSKeys *keys,
 	return h.kt;
 }
 
+Oid
+dset_element_type(FunctionCallInfo fcinfo, const bytea *ds)
+{
+	MemoryContext mcxt = CurrentMemoryContext;
+	volatile Oid typid = InvalidOid;
+
+	PG_TRY();
+	{
+		StringInfoData buf;
+		DSRef		ref;
+
+		view_of(&buf, ds);
+		if (buf.len < DSET_HEADER_SIZE || buf.data[0] != DSET_VERSION)
+			cd_invalid_state("Unknown format version.");
+		buf.cursor = DSET_HEADER_SIZE;
+		read_type_ref(&buf, 0, &ref);
+		typid = ref.typid;
+	}
+	PG_CATCH();
+	{
+		rethrow_as_distinct_set(mcxt);
+	}
+	PG_END_TRY();
+	return typid;
+}
+
 bytea *
 dset_orphan(const bytea *ds, Oid basetypid)
 {

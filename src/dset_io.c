@@ -59,6 +59,7 @@ PG_FUNCTION_INFO_V1(distinct_set_to_array);
 PG_FUNCTION_INFO_V1(distinct_set_values);
 PG_FUNCTION_INFO_V1(distinct_set_contains);
 PG_FUNCTION_INFO_V1(distinct_set_recover);
+PG_FUNCTION_INFO_V1(distinct_set_element_type);
 
 /* the text form of an orphan (then its binary form in hex) */
 #define ORPHAN_PREFIX "(orphaned):"
@@ -635,4 +636,24 @@ distinct_set_recover(PG_FUNCTION_ARGS)
 	(void) dset_decode_as(fcinfo, PG_GETARG_DSET_P(0), kt, &keys);
 	dsk_validate_values(&keys);
 	PG_RETURN_BYTEA_P(dset_encode(kt, &keys));
+}
+
+/*
+ * distinct_set_element_type(distinct_set) -> regtype: the set's element
+ * type, NULL if it has none (its type was dropped).  Reads a prefix only.
+ * In a CHECK constraint, (distinct_set_element_type(s) = 'mytype'::regtype)
+ * binds a column to one element type with a catalog dependency: the
+ * constraint's regtype constant keeps the type from being dropped without
+ * CASCADE.
+ */
+Datum
+distinct_set_element_type(PG_FUNCTION_ARGS)
+{
+	bytea	   *ds = (bytea *) PG_DETOAST_DATUM_SLICE(PG_GETARG_DATUM(0), 0,
+													  DSET_TYPE_PREFIX);
+	Oid			typid = dset_element_type(fcinfo, ds);
+
+	if (!OidIsValid(typid))
+		PG_RETURN_NULL();
+	PG_RETURN_OID(typid);
 }

@@ -125,6 +125,21 @@ FROM id_sets i JOIN id_restored r USING (k) ORDER BY k;
 SELECT distinct_set_recover(distinct_set(ARRAY[4, 5]), NULL::bigger),
        id_err($$SELECT distinct_set_recover(distinct_set(ARRAY[3, 4]), NULL::bigger)$$);
 
+-- the element type, NULL for a set without one; in a CHECK constraint, a
+-- dependency that keeps the type from being dropped
+SELECT k, distinct_set_element_type(i.s) AS dropped, distinct_set_element_type(r.s) AS orphan,
+       distinct_set_element_type(distinct_set_recover(i.s, NULL::bobint)) AS recovered
+FROM id_sets i JOIN id_restored r USING (k) ORDER BY k;
+SELECT distinct_set_element_type('integer:{1}'), distinct_set_element_type('text:{}');
+CREATE DOMAIN kept AS int;
+CREATE TABLE id_bound (s distinct_set CHECK (distinct_set_element_type(s) = 'kept'::regtype));
+INSERT INTO id_bound VALUES ('kept:{1,2}');
+SELECT id_err($$INSERT INTO id_bound VALUES ('integer:{1,2}')$$);
+SELECT id_err($$DROP DOMAIN kept$$);
+SELECT distinct_set_to_array(s, NULL::kept) FROM id_bound;
+DROP TABLE id_bound;
+DROP DOMAIN kept;
+
 -- the issue's reproducer: a date domain dropped and recreated as int4 with a
 -- CHECK is refused, never read as the new domain
 CREATE DOMAIN evdate AS date;
