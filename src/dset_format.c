@@ -5,7 +5,8 @@
  *	  validation.
  *
  * Decoding trusts nothing: the version, the flags, the type reference (the
- * type must exist and give exactly the stored encoding and width), the
+ * type must exist, be the type written, dset.h's "Element type identity",
+ * and give exactly the stored encoding and width), the
  * count against the bytes left (before allocating), and the keys as
  * keypack.h checks them (canonical packing, strictly increasing, valid
  * keys of the type); no byte may be left over.
@@ -14,11 +15,11 @@
  */
 #include "postgres.h"
 
+#include "access/transam.h"
+#include "catalog/pg_type.h"
 #include "libpq/pqformat.h"
 #include "miscadmin.h"
 #include "port/pg_bswap.h"
-#include "access/transam.h"
-#include "catalog/pg_type.h"
 #include "utils/builtins.h"
 #include "utils/inval.h"
 #include "utils/lsyscache.h"

@@ -316,6 +316,11 @@ distinct_set_out(PG_FUNCTION_ARGS)
 		StringInfoData out;
 		Size		i;
 
+		if (len > (MaxAllocSize - 1 - strlen(ORPHAN_PREFIX) - 2) / 2)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("distinct_set too large for its text form"),
+					 errdetail("A set without an element type is written in hex, which would take more than 1 GB.")));
 		initStringInfo(&out);
 		enlargeStringInfo(&out, (int) (strlen(ORPHAN_PREFIX) + 2 + 2 * len));
 		memcpy(out.data, ORPHAN_PREFIX "\\x", strlen(ORPHAN_PREFIX) + 2);

@@ -44,8 +44,8 @@
 #include "mb/pg_wchar.h"
 #include "miscadmin.h"
 #include "nodes/value.h"
-#include "utils/array.h"
 #include "utils/acl.h"
+#include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
@@ -282,12 +282,6 @@ cd_recv_type_ref(StringInfo buf)
 #define usage_on_type(typid) \
 	(pg_type_aclcheck((typid), GetUserId(), ACL_USAGE) == ACLCHECK_OK)
 #endif
-
-bool
-cd_namespace_usable(Oid nspid)
-{
-	return usage_on_namespace(nspid);
-}
 
 bool
 cd_type_usable(Oid typid)

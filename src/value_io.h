@@ -58,8 +58,6 @@ extern Oid	cd_recv_type_ref(StringInfo buf);
 #define CD_REF_MISSING_OK	0x02
 extern Oid	cd_recv_type_ref_ext(StringInfo buf, int flags, int *kind,
 								 char **name);
-/* Has the current user USAGE on the schema? */
-extern bool cd_namespace_usable(Oid nspid);
 /* Has the current user USAGE on the type and on its schema? */
 extern bool cd_type_usable(Oid typid);
 /* The ERROR of CD_REF_AS_USER for a type name as written. */
@@ -68,6 +66,7 @@ pg_noreturn extern void cd_error_type_not_usable(const char *name);
 #else
 extern void cd_error_type_not_usable(const char *name) pg_attribute_noreturn();
 #endif
+
 extern void cd_send_collation_ref(StringInfo buf, Oid collation);
 extern Oid	cd_recv_collation_ref(StringInfo buf);
 
