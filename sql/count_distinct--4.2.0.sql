@@ -566,6 +566,27 @@ CREATE OR REPLACE FUNCTION distinct_set_values(distinct_set, anyelement)
     AS 'MODULE_PATHNAME', 'distinct_set_values'
     LANGUAGE C IMMUTABLE PARALLEL SAFE;
 
+/*
+ * the set's values as a set of the type of the second argument (its value
+ * is not used), each checked as a value of that type: a set whose element
+ * type was dropped (an orphan), or a set bound to another domain over its
+ * base type
+ */
+CREATE OR REPLACE FUNCTION distinct_set_recover(distinct_set, anyelement)
+    RETURNS distinct_set
+    AS 'MODULE_PATHNAME', 'distinct_set_recover'
+    LANGUAGE C STABLE PARALLEL SAFE;
+
+/*
+ * the set's element type (NULL: dropped); in a CHECK constraint
+ * (distinct_set_element_type(s) = 'mytype'::regtype) binds a column to one
+ * element type, with a dependency on it
+ */
+CREATE OR REPLACE FUNCTION distinct_set_element_type(distinct_set)
+    RETURNS regtype
+    AS 'MODULE_PATHNAME', 'distinct_set_element_type'
+    LANGUAGE C STABLE STRICT PARALLEL SAFE;
+
 CREATE OR REPLACE FUNCTION distinct_set_contains(distinct_set, anyelement)
     RETURNS boolean
     AS 'MODULE_PATHNAME', 'distinct_set_contains'

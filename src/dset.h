@@ -12,9 +12,8 @@
  *	  offset 2  uint8   key width in bytes (0: byte keys)
  *	  offset 3  uint8   flags: 0, or DSET_FLAG_RUNS
  *	  offset 4  uint32  number of values, n
- *	  offset 8  the element type: a built-in type's fixed OID, else schema
- *	            and name (the references of serialized states, value_io.h)
- *	            the collation: always "none" in version 1 (see below)
+ *	  offset 8  the element type (below, "Element type identity"), then
+ *	            the collation: always "none" in version 1 (see below),
  *	            then the n keys, strictly increasing, in one of two layouts:
  *	  - blocks (flags 0), as in serialized states (keypack.h): fixed-width
  *	    keys in blocks of 128 (the first key in full, then the gaps minus
@@ -32,11 +31,50 @@
  * so equal sets have equal bytes, and "=", hashing and the btree order are
  * those of the bytes.
  *
+ * Element type identity.  The reference is a kind byte and then:
+ *	  CD_REF_OID (1)       uint32: a built-in type (OID below
+ *	                       FirstGenbkiObjectId, fixed by PostgreSQL's
+ *	                       catalog data): on disk and in the binary form;
+ *	  DSET_REF_LOCAL (3)   uint32 the type's OID, uint32 its base type's
+ *	                       (built-in) OID: on disk, for every other type
+ *	                       (a domain: the only other types with canonical
+ *	                       keys), as PostgreSQL keeps arrays' and records'
+ *	                       element types; pg_upgrade keeps type OIDs;
+ *	  CD_REF_NAME (2)      schema and name, NUL-terminated: in the binary
+ *	                       form (distinct_set_send, COPY BINARY, partial
+ *	                       states of the set aggregates, which may be read
+ *	                       on another node) instead of DSET_REF_LOCAL; on
+ *	                       disk only in sets written before DSET_REF_LOCAL
+ *	                       existed (4.2.0 and earlier), read by name, as
+ *	                       then;
+ *	  DSET_REF_ORPHAN (4)  uint32 the base type's OID, or 0 if not known:
+ *	                       a set without a type (its type was dropped).
+ * A DSET_REF_LOCAL reference binds only to the type of that OID if it is
+ * still a domain over the base type written: a dropped type, or another
+ * type that got the OID after OID wraparound, is no type, and the set is
+ * refused (42704, naming the OID and base type written), never read as
+ * another type.  Such a set prints as an orphan, "(orphaned):" and its
+ * binary form (with DSET_REF_ORPHAN) in hex, which text input reads back;
+ * so pg_dump never fails on it, and the restored set stays an orphan
+ * whatever types exist then.  distinct_set_recover(set, NULL::type) binds
+ * its keys to a type again: the base type (or, if not known, the key
+ * encoding and width) must match, and every value is checked as a value of
+ * the type.  Binary input resolves names with the user's privileges (USAGE
+ * on the schema and the type, one error for missing and not usable) and
+ * stores DSET_REF_LOCAL; it never accepts DSET_REF_LOCAL (binary data names
+ * types).  A domain's OID and base type are the same for every set of it,
+ * so sets written by this code stay canonical; a by-name set of 4.2.0 and
+ * the same set written now differ in their bytes (a text round trip,
+ * s::text::distinct_set, rewrites it).  Built-in types' bytes are those of
+ * 4.2.0.
+ *
  * Element types: those whose keys are fixed-width or byte strings
  * (key.h: every value that is "=" to another has the same key).  Types
  * compared by their btree comparator (jsonb, citext, arrays, records,
  * ranges, text under a nondeterministic collation) are refused: equal values
  * need not have equal images, so no byte-canonical form exists for them.
+ * A domain whose own collation is nondeterministic is refused whatever the
+ * collation of the call (its values' equality is that collation's).
  * For the accepted collatable types equality does not depend on the
  * (deterministic) collation, so no collation is stored: keys are kept in
  * byte order, and the values come out in the order of the collation of the
@@ -60,6 +98,10 @@
 #define DSET_HEADER_SIZE	8	/* version, encoding, width, flags, count */
 #define DSET_FLAG_RUNS		0x01	/* fixed-width keys as runs */
 #define DSET_BLOCK			128 /* keys per block (keypack.h's CD_PACK_BLOCK) */
+
+/* type references of stored sets besides value_io.h's CD_REF_OID and _NAME */
+#define DSET_REF_LOCAL		3	/* uint32 OID, uint32 base type OID */
+#define DSET_REF_ORPHAN		4	/* uint32 base type OID, or 0: no type */
 
 /* key encodings as the format writes them */
 #define DSET_ENC_BOOL		1
@@ -216,6 +258,7 @@ typedef struct DSHeader
 	uint32		n;
 	int			flags;
 	int			start;			/* offset of the keys in the payload */
+	bool		orphan;			/* no element type: kt is a stand-in */
 } DSHeader;
 
 /* Read and check the header and type reference only; returns the type. */
@@ -251,6 +294,39 @@ extern void dset_foreach_key(const bytea *ds, const DSHeader *h, DSKeysFn fn,
  */
 extern const CDKeyType *dset_decode(FunctionCallInfo fcinfo, const bytea *ds,
 									DSKeys *keys);
+/*
+ * The binary form of a stored set (distinct_set_send, and the partial
+ * states of the set aggregates, read on another node): its element type by
+ * name (ds itself, for built-in types); a set whose type is gone becomes an
+ * orphan (*orphan set, if orphan is not NULL).  Keys are not read.
+ */
+extern bytea *dset_portable(FunctionCallInfo fcinfo, const bytea *ds,
+							bool *orphan);
+/*
+ * Decode the binary form (binary input): names resolved with the current
+ * user's privileges; an orphan is read with a stand-in key type (*orphan;
+ * *basetypid: the base type it was of, if known, else InvalidOid).
+ */
+extern const CDKeyType *dset_decode_input(FunctionCallInfo fcinfo,
+										  const bytea *ds, DSKeys *keys,
+										  bool *orphan, Oid *basetypid);
+/*
+ * The element type of a stored set, InvalidOid if it has none (gone, or an
+ * orphan); reads the header and the type reference only (a prefix of ds
+ * suffices: DSET_TYPE_PREFIX bytes).
+ */
+#define DSET_TYPE_PREFIX	(DSET_HEADER_SIZE + 1 + 2 * NAMEDATALEN)
+extern Oid	dset_element_type(FunctionCallInfo fcinfo, const bytea *ds);
+/* ds (just encoded) as an orphan of basetypid (InvalidOid: unknown) */
+extern bytea *dset_orphan(const bytea *ds, Oid basetypid);
+/*
+ * Decode the keys of any set, orphans included, as keys of kt: ERROR 42804
+ * unless they are (the base type written, if known, else the key encoding
+ * and width, must be kt's).
+ */
+extern const CDKeyType *dset_decode_as(FunctionCallInfo fcinfo,
+									   const bytea *ds, const CDKeyType *kt,
+									   DSKeys *keys);
 /* ERROR 42804, naming both types, unless sets of a and b can combine. */
 extern void dset_check_same_type(const CDKeyType *a, const CDKeyType *b);
 /*

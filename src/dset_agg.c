@@ -653,7 +653,8 @@ distinct_set_agg_serial(PG_FUNCTION_ARGS)
 
 	(void) aggregate_context(fcinfo);
 	s = (DSAggState *) PG_GETARG_POINTER(0);
-	PG_RETURN_BYTEA_P(union_result(s));
+	/* types by name: the state may be read on another node (dset.h) */
+	PG_RETURN_BYTEA_P(dset_portable(fcinfo, union_result(s), NULL));
 }
 
 static Datum

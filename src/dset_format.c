@@ -5,7 +5,8 @@
  *	  validation.
  *
  * Decoding trusts nothing: the version, the flags, the type reference (the
- * type must exist and give exactly the stored encoding and width), the
+ * type must exist, be the type written, dset.h's "Element type identity",
+ * and give exactly the stored encoding and width), the
  * count against the bytes left (before allocating), and the keys as
  * keypack.h checks them (canonical packing, strictly increasing, valid
  * keys of the type); no byte may be left over.
@@ -14,11 +15,15 @@
  */
 #include "postgres.h"
 
+#include "access/transam.h"
+#include "catalog/pg_type.h"
 #include "libpq/pqformat.h"
 #include "miscadmin.h"
 #include "port/pg_bswap.h"
 #include "utils/builtins.h"
+#include "utils/inval.h"
 #include "utils/lsyscache.h"
+#include "utils/syscache.h"
 
 #include "dset.h"
 #include "keypack.h"
@@ -226,6 +231,280 @@ unpack_runs(StringInfo buf, DSKeys *k, const CDKeyType *kt, uint32 n)
 	k->n = n;
 }
 
+/* ------------------------------------------------------------------------
+ * The element type (dset.h, "Element type identity")
+ * ------------------------------------------------------------------------
+ */
+StaticAssertDecl(DSET_REF_LOCAL >= CD_REF_FIRST_FREE &&
+				 DSET_REF_ORPHAN >= CD_REF_FIRST_FREE,
+				 "stored sets' reference kinds are not value_io.h's");
+
+/* a stored set's type reference, as read */
+typedef struct DSRef
+{
+	int			kind;			/* CD_REF_OID, CD_REF_NAME, DSET_REF_* */
+	Oid			typid;			/* the type bound, or InvalidOid: none */
+	Oid			written;		/* DSET_REF_LOCAL: the OID written */
+	Oid			basetypid;		/* the base type, if known, else InvalidOid */
+	char	   *name;			/* CD_REF_NAME: "schema.name" */
+	int			end;			/* offset of what follows the reference */
+} DSRef;
+
+/*
+ * What reading and writing sets of a non-built-in type ask of the catalog,
+ * cached for the backend (a few syscache lookups per set would cost as much
+ * as reading a small set): whether the type exists, is a domain, its base
+ * type, and whether its own collation is nondeterministic.  Any change to
+ * pg_type empties the cache (as the type cache does).
+ */
+typedef struct LocalType
+{
+	Oid			typid;
+	bool		domain;			/* exists and is a domain */
+	Oid			basetypid;
+	bool		nondeterministic;	/* its own collation */
+} LocalType;
+
+#define LOCAL_TYPES 16
+static LocalType local_types[LOCAL_TYPES];
+static int	nlocal_types = 0;
+static int	next_local_type = 0;
+static bool local_types_callback = false;
+
+static void
+local_types_reset(Datum arg, int cacheid, uint32 hashvalue)
+{
+	nlocal_types = 0;
+	next_local_type = 0;
+}
+
+static const LocalType *
+local_type(Oid typid)
+{
+	LocalType	t;
+	Oid			collation;
+	int			i;
+
+	if (!local_types_callback)
+	{
+		CacheRegisterSyscacheCallback(TYPEOID, local_types_reset, (Datum) 0);
+		local_types_callback = true;
+	}
+	for (i = 0; i < nlocal_types; i++)
+	{
+		if (local_types[i].typid == typid)
+			return &local_types[i];
+	}
+	memset(&t, 0, sizeof(t));
+	t.typid = typid;
+	if (SearchSysCacheExists1(TYPEOID, ObjectIdGetDatum(typid)) &&
+		get_typtype(typid) == TYPTYPE_DOMAIN)
+	{
+		t.domain = true;
+		t.basetypid = getBaseType(typid);
+		collation = get_typcollation(typid);
+		t.nondeterministic = OidIsValid(collation) &&
+			!get_collation_isdeterministic(collation);
+	}
+	i = next_local_type;
+	next_local_type = (next_local_type + 1) % LOCAL_TYPES;
+	if (nlocal_types < LOCAL_TYPES)
+		nlocal_types++;
+	local_types[i] = t;
+	return &local_types[i];
+}
+
+/*
+ * On disk: a built-in type by its fixed OID (CD_REF_OID, as in version 1),
+ * any other type (a domain: the only non-built-in types with canonical
+ * keys) by its OID and its base type's (DSET_REF_LOCAL).
+ */
+static void
+send_type_ref(StringInfo buf, const CDKeyType *kt)
+{
+	if (kt->typid < FirstGenbkiObjectId)
+	{
+		cd_send_type_ref(buf, kt->typid);
+		return;
+	}
+	/* refuses, naming it, a domain under a nondeterministic collation */
+	if (local_type(kt->typid)->nondeterministic)
+		dsk_check_storable(kt);
+	Assert(kt->basetypid < FirstGenbkiObjectId);
+	pq_sendint8(buf, DSET_REF_LOCAL);
+	pq_sendint32(buf, kt->typid);
+	pq_sendint32(buf, kt->basetypid);
+}
+
+/* a base type written in a reference: a built-in type that exists */
+static Oid
+recv_base_type(StringInfo buf, bool zero_ok)
+{
+	Oid			base = (Oid) pq_getmsgint(buf, 4);
+
+	if (base == InvalidOid && zero_ok)
+		return InvalidOid;
+	if (base == InvalidOid || base >= FirstGenbkiObjectId ||
+		!SearchSysCacheExists1(TYPEOID, ObjectIdGetDatum(base)) ||
+		getBaseType(base) != base)
+		dset_invalid("The base type of the element type is not a built-in type.");
+	return base;
+}
+
+/*
+ * Read the type reference at buf's cursor.  Names (CD_REF_NAME) are
+ * resolved as flags say (CD_REF_AS_USER: binary input), always missing_ok;
+ * a local OID binds only to the type of that OID if it is still a domain
+ * over the base type written (a dropped type, or another type that got its
+ * OID, is no type: ref->typid is InvalidOid).  Binary input never holds
+ * local OIDs: it names types.
+ */
+static void
+read_type_ref(StringInfo buf, int flags, DSRef *ref)
+{
+	const LocalType *lt;
+
+	memset(ref, 0, sizeof(*ref));
+	ref->typid = cd_recv_type_ref_ext(buf, flags | CD_REF_MISSING_OK,
+									  &ref->kind, &ref->name);
+	switch (ref->kind)
+	{
+		case CD_REF_OID:
+			ref->basetypid = ref->typid;
+			break;
+		case CD_REF_NAME:
+			if (OidIsValid(ref->typid))
+				ref->basetypid = getBaseType(ref->typid);
+			break;
+		case DSET_REF_LOCAL:
+			if (flags & CD_REF_AS_USER)
+				dset_invalid("A type reference is malformed.");
+			ref->written = (Oid) pq_getmsgint(buf, 4);
+			ref->basetypid = recv_base_type(buf, false);
+			if (ref->written < FirstGenbkiObjectId)
+				dset_invalid("A type reference is malformed.");
+			lt = local_type(ref->written);
+			if (lt->domain && lt->basetypid == ref->basetypid)
+				ref->typid = ref->written;
+			break;
+		case DSET_REF_ORPHAN:
+			ref->basetypid = recv_base_type(buf, true);
+			break;
+		default:
+			dset_invalid("A type reference is malformed.");
+	}
+	ref->end = buf->cursor;
+}
+
+/* ERROR 42704: the set's element type is gone */
+static void
+type_gone(const DSRef *ref)
+{
+	const char *base = OidIsValid(ref->basetypid) ?
+		format_type_be(ref->basetypid) : NULL;
+
+	if (ref->kind == DSET_REF_LOCAL)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_OBJECT),
+				 errmsg("element type %u of a distinct_set does not exist",
+						ref->written),
+				 SearchSysCacheExists1(TYPEOID, ObjectIdGetDatum(ref->written)) ?
+				 errdetail("The set was written for a domain over %s with OID %u, which was dropped; type %s has that OID now.",
+						   base, ref->written, format_type_be(ref->written)) :
+				 errdetail("The set was written for a domain over %s with OID %u, which was dropped.",
+						   base, ref->written),
+				 errhint("distinct_set_recover(set, NULL::type) binds the set's values to a type you name, checking each value.")));
+	if (ref->kind == CD_REF_NAME)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_OBJECT),
+				 errmsg("type \"%s\" of a distinct_set does not exist", ref->name),
+				 errhint("distinct_set_recover(set, NULL::type) binds the set's values to a type you name, checking each value.")));
+	ereport(ERROR,
+			(errcode(ERRCODE_UNDEFINED_OBJECT),
+			 errmsg("distinct_set has no element type"),
+			 base ?
+			 errdetail("Its element type, a domain over %s, was dropped before it was last written.", base) :
+			 errdetail("Its element type was dropped before it was last written."),
+			 errhint("distinct_set_recover(set, NULL::type) binds the set's values to a type you name, checking each value.")));
+}
+
+/*
+ * A built-in type whose keys have the encoding and width given: the base
+ * type if known, else one chosen by the encoding (byte keys: bytea, which
+ * takes any bytes), for reading the keys of a set without a type.
+ */
+static Oid
+standin_type(Oid basetypid, int encoding, int width)
+{
+	static const struct
+	{
+		int			encoding;
+		int			width;
+		Oid			typid;
+	}			standins[] = {
+		{DSET_ENC_BOOL, 1, BOOLOID},
+		{DSET_ENC_UINT, 1, CHAROID},
+		{DSET_ENC_UINT, 4, OIDOID},
+		{DSET_ENC_INT, 2, INT2OID},
+		{DSET_ENC_INT, 4, INT4OID},
+		{DSET_ENC_INT, 8, INT8OID},
+		{DSET_ENC_FLOAT, 4, FLOAT4OID},
+		{DSET_ENC_FLOAT, 8, FLOAT8OID},
+		{DSET_ENC_BYTES, 0, BYTEAOID},
+	};
+	int			i;
+
+	if (OidIsValid(basetypid))
+		return basetypid;
+	for (i = 0; i < lengthof(standins); i++)
+	{
+		if (standins[i].encoding == encoding && standins[i].width == width)
+			return standins[i].typid;
+	}
+	dset_invalid("The key encoding does not match the element type.");
+}
+
+/* a copy of ds with the type reference ending at ref_end replaced by ref */
+static bytea *
+with_type_ref(const bytea *ds, int ref_end, StringInfo ref)
+{
+	const char *p = VARDATA_ANY(ds);
+	Size		len = VARSIZE_ANY_EXHDR(ds);
+	Size		size = VARHDRSZ + DSET_HEADER_SIZE + ref->len + (len - ref_end);
+	bytea	   *out;
+
+	if (size > MaxAllocSize)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("distinct_set too large")));
+	out = palloc(size);
+	SET_VARSIZE(out, size);
+	memcpy(VARDATA(out), p, DSET_HEADER_SIZE);
+	memcpy(VARDATA(out) + DSET_HEADER_SIZE, ref->data, ref->len);
+	memcpy(VARDATA(out) + DSET_HEADER_SIZE + ref->len, p + ref_end,
+		   len - ref_end);
+	return out;
+}
+
+/* an orphan reference: no type, the base type if known */
+static void
+orphan_ref(StringInfo ref, Oid basetypid)
+{
+	initStringInfo(ref);
+	pq_sendint8(ref, DSET_REF_ORPHAN);
+	pq_sendint32(ref, basetypid);
+}
+
+/* a read-only view of a stored set's payload */
+static void
+view_of(StringInfo buf, const bytea *ds)
+{
+	buf->data = (char *) VARDATA_ANY(ds);
+	buf->len = (int) VARSIZE_ANY_EXHDR(ds);
+	buf->maxlen = buf->len;
+	buf->cursor = 0;
+}
+
 /* the header and type reference of a stored set of n keys */
 static void
 start_value(StringInfo buf, const CDKeyType *kt, int flags, uint32 n)
@@ -237,7 +516,7 @@ start_value(StringInfo buf, const CDKeyType *kt, int flags, uint32 n)
 	pq_sendint8(buf, kt->width);
 	pq_sendint8(buf, flags);
 	pq_sendint32(buf, n);
-	cd_send_type_ref(buf, kt->typid);
+	send_type_ref(buf, kt);
 	cd_send_collation_ref(buf, InvalidOid);
 }
 
@@ -342,22 +621,23 @@ dset_count(const bytea *ds)
 		((uint32) p[6] << 8) | p[7];
 }
 
-/* the header and the type reference: h->kt, h->n, h->flags, h->start */
+/*
+ * The header and the type reference: h->kt, h->n, h->flags, h->start,
+ * h->orphan, and *ref.  flags: read_type_ref's.  A set without a type (an
+ * orphan, or one whose type is gone) is an ERROR unless orphan_ok, which
+ * reads it with the stand-in type of its keys (h->orphan).
+ */
 static void
-parse_header(FunctionCallInfo fcinfo, const bytea *ds, DSHeader *h)
+parse_header_ext(FunctionCallInfo fcinfo, const bytea *ds, DSHeader *h,
+				 int flags, bool orphan_ok, DSRef *ref)
 {
 	StringInfoData buf;
 	int			version;
 	int			encoding;
 	int			width;
-	Oid			typid;
 	Oid			collation;
 
-	/* read-only view of the bytes */
-	buf.data = (char *) VARDATA_ANY(ds);
-	buf.len = (int) VARSIZE_ANY_EXHDR(ds);
-	buf.maxlen = buf.len;
-	buf.cursor = 0;
+	view_of(&buf, ds);
 	if (buf.len < DSET_HEADER_SIZE)
 		cd_invalid_state("The value is shorter than its header.");
 
@@ -371,12 +651,17 @@ parse_header(FunctionCallInfo fcinfo, const bytea *ds, DSHeader *h)
 	if ((h->flags & ~DSET_FLAG_RUNS) != 0 ||
 		((h->flags & DSET_FLAG_RUNS) && (width == 0 || h->n == 0)))
 		cd_invalid_state("Unknown flags.");
-	typid = cd_recv_type_ref(&buf);
+	read_type_ref(&buf, flags, ref);
 	collation = cd_recv_collation_ref(&buf);
 	if (OidIsValid(collation))
 		cd_invalid_state("This format version stores no collation.");
 
-	h->kt = dsk_keytype(fcinfo, typid);
+	h->orphan = !OidIsValid(ref->typid);
+	if (h->orphan && !orphan_ok)
+		type_gone(ref);
+	h->kt = dsk_keytype(fcinfo, h->orphan ?
+						standin_type(ref->basetypid, encoding, width) :
+						ref->typid);
 	if (format_encoding(h->kt) != encoding || h->kt->width != width)
 		cd_invalid_state("The key encoding does not match the element type.");
 	if (width > 0 && (Size) h->n * width > DSET_MAX_DECODED)
@@ -387,23 +672,27 @@ parse_header(FunctionCallInfo fcinfo, const bytea *ds, DSHeader *h)
 	h->start = buf.cursor;
 }
 
-static const CDKeyType *
-decode(FunctionCallInfo fcinfo, const bytea *ds, DSKeys *keys)
+static void
+parse_header(FunctionCallInfo fcinfo, const bytea *ds, DSHeader *h)
+{
+	DSRef		ref;
+
+	parse_header_ext(fcinfo, ds, h, 0, false, &ref);
+}
+
+/* the keys of a set whose header is h, as keys of kt */
+static void
+decode_keys(const bytea *ds, const DSHeader *h, const CDKeyType *kt,
+			DSKeys *keys)
 {
 	StringInfoData buf;
-	DSHeader	h;
-	const CDKeyType *kt;
 
-	parse_header(fcinfo, ds, &h);
-	kt = h.kt;
-	buf.data = (char *) VARDATA_ANY(ds);
-	buf.len = (int) VARSIZE_ANY_EXHDR(ds);
-	buf.maxlen = buf.len;
-	buf.cursor = h.start;
-	if (h.flags & DSET_FLAG_RUNS)
-		unpack_runs(&buf, keys, kt, h.n);
+	view_of(&buf, ds);
+	buf.cursor = h->start;
+	if (h->flags & DSET_FLAG_RUNS)
+		unpack_runs(&buf, keys, kt, h->n);
 	else
-		dsk_unpack(&buf, keys, kt, h.n);
+		dsk_unpack(&buf, keys, kt, h->n);
 	if (buf.cursor != buf.len)
 		cd_invalid_state("There are bytes left after the keys.");
 
@@ -413,7 +702,16 @@ decode(FunctionCallInfo fcinfo, const bytea *ds, DSKeys *keys)
 	 * or from binary input, which encodes what it decoded and refuses
 	 * anything that does not come back the same.
 	 */
-	return kt;
+}
+
+static const CDKeyType *
+decode(FunctionCallInfo fcinfo, const bytea *ds, DSKeys *keys)
+{
+	DSHeader	h;
+
+	parse_header(fcinfo, ds, &h);
+	decode_keys(ds, &h, h.kt, keys);
+	return h.kt;
 }
 
 /* the big-endian key of width bytes at p */
@@ -813,10 +1111,12 @@ rethrow_as_distinct_set(MemoryContext mcxt)
 		char	   *p = strstr(edata->message, " of a count_distinct state ");
 
 		if (p != NULL)
+		{
 			edata->message = psprintf("%.*s of a distinct_set %s",
 									  (int) (p - edata->message), edata->message,
 									  p + strlen(" of a count_distinct state "));
-		edata->hint = NULL;
+			edata->hint = NULL;
+		}
 	}
 	ReThrowError(edata);
 }
@@ -854,6 +1154,179 @@ dset_header(FunctionCallInfo fcinfo, const bytea *ds, DSHeader *h)
 	}
 	PG_END_TRY();
 	return h->kt;
+}
+
+/* the binary form of a set read with ref: see dset_portable */
+static bytea *
+portable(const bytea *ds, const DSRef *ref, bool *orphan)
+{
+	StringInfoData r;
+
+	*orphan = false;
+	switch (ref->kind)
+	{
+		case CD_REF_OID:
+			return (bytea *) ds;
+		case CD_REF_NAME:
+			if (OidIsValid(ref->typid))
+				return (bytea *) ds;
+			break;
+		case DSET_REF_LOCAL:
+			if (OidIsValid(ref->typid))
+			{
+				initStringInfo(&r);
+				cd_send_type_ref(&r, ref->typid);
+				return with_type_ref(ds, ref->end, &r);
+			}
+			break;
+		default:
+			*orphan = true;
+			return (bytea *) ds;
+	}
+	*orphan = true;
+	orphan_ref(&r, ref->basetypid);
+	return with_type_ref(ds, ref->end, &r);
+}
+
+bytea *
+dset_portable(FunctionCallInfo fcinfo, const bytea *ds, bool *orphan)
+{
+	MemoryContext mcxt = CurrentMemoryContext;
+	bytea	   *volatile result = NULL;
+	volatile bool is_orphan = false;
+
+	PG_TRY();
+	{
+		StringInfoData buf;
+		DSRef		ref;
+		bool		o;
+
+		view_of(&buf, ds);
+		if (buf.len < DSET_HEADER_SIZE || buf.data[0] != DSET_VERSION)
+			cd_invalid_state("Unknown format version.");
+		buf.cursor = DSET_HEADER_SIZE;
+		read_type_ref(&buf, 0, &ref);
+		result = portable(ds, &ref, &o);
+		is_orphan = o;
+	}
+	PG_CATCH();
+	{
+		rethrow_as_distinct_set(mcxt);
+	}
+	PG_END_TRY();
+	if (orphan != NULL)
+		*orphan = is_orphan;
+	return result;
+}
+
+const CDKeyType *
+dset_decode_input(FunctionCallInfo fcinfo, const bytea *ds, DSKeys *keys,
+				  bool *orphan, Oid *basetypid)
+{
+	MemoryContext mcxt = CurrentMemoryContext;
+	DSHeader	h;
+	DSRef		ref;
+
+	PG_TRY();
+	{
+		parse_header_ext(fcinfo, ds, &h, CD_REF_AS_USER, true, &ref);
+		decode_keys(ds, &h, h.kt, keys);
+	}
+	PG_CATCH();
+	{
+		rethrow_as_distinct_set(mcxt);
+	}
+	PG_END_TRY();
+	*orphan = h.orphan;
+	*basetypid = ref.basetypid;
+	return h.kt;
+}
+
+Oid
+dset_element_type(FunctionCallInfo fcinfo, const bytea *ds)
+{
+	MemoryContext mcxt = CurrentMemoryContext;
+	volatile Oid typid = InvalidOid;
+
+	PG_TRY();
+	{
+		StringInfoData buf;
+		DSRef		ref;
+
+		view_of(&buf, ds);
+		if (buf.len < DSET_HEADER_SIZE || buf.data[0] != DSET_VERSION)
+			cd_invalid_state("Unknown format version.");
+		buf.cursor = DSET_HEADER_SIZE;
+		read_type_ref(&buf, 0, &ref);
+		typid = ref.typid;
+	}
+	PG_CATCH();
+	{
+		rethrow_as_distinct_set(mcxt);
+	}
+	PG_END_TRY();
+	return typid;
+}
+
+bytea *
+dset_orphan(const bytea *ds, Oid basetypid)
+{
+	StringInfoData buf;
+	StringInfoData r;
+	DSRef		ref;
+
+	view_of(&buf, ds);
+	buf.cursor = DSET_HEADER_SIZE;
+	read_type_ref(&buf, 0, &ref);
+	orphan_ref(&r, basetypid);
+	return with_type_ref(ds, ref.end, &r);
+}
+
+/* ERROR 42804: a set's keys cannot be those of kt */
+static void
+cannot_rebind(const DSRef *ref, const CDKeyType *kt)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_DATATYPE_MISMATCH),
+			 errmsg("cannot bind a distinct_set to type %s", format_type_be(kt->typid)),
+			 OidIsValid(ref->basetypid) ?
+			 errdetail("The set holds values of type %s, the type's values are of type %s.",
+					   format_type_be(ref->basetypid), format_type_be(kt->basetypid)) :
+			 errdetail("The set's keys are not those of values of type %s.",
+					   format_type_be(kt->typid))));
+}
+
+const CDKeyType *
+dset_decode_as(FunctionCallInfo fcinfo, const bytea *ds, const CDKeyType *kt,
+			   DSKeys *keys)
+{
+	MemoryContext mcxt = CurrentMemoryContext;
+	DSHeader	h;
+	DSRef		ref;
+
+	PG_TRY();
+	{
+		parse_header_ext(fcinfo, ds, &h, 0, true, &ref);
+	}
+	PG_CATCH();
+	{
+		rethrow_as_distinct_set(mcxt);
+	}
+	PG_END_TRY();
+	/* the same keys: of the same base type if known, else the same encoding */
+	if (OidIsValid(ref.basetypid) ? ref.basetypid != kt->basetypid :
+		(h.kt->encoding != kt->encoding || h.kt->width != kt->width))
+		cannot_rebind(&ref, kt);
+	PG_TRY();
+	{
+		decode_keys(ds, &h, kt, keys);
+	}
+	PG_CATCH();
+	{
+		rethrow_as_distinct_set(mcxt);
+	}
+	PG_END_TRY();
+	return kt;
 }
 
 bool

@@ -10,8 +10,20 @@
  * and with duplicates; output is canonical, so output and input again give
  * the same bytes.
  *
- * Binary form: the stored bytes (dset.h); receiving decodes them and
- * encodes again, and refuses anything that does not come back the same.
+ * Binary form: the stored bytes (dset.h), but with a non-built-in element
+ * type named by schema and name where the stored bytes have its OID;
+ * receiving decodes them and encodes again, and refuses anything that does
+ * not come back the same.
+ *
+ * Type names in input are resolved with the privileges of the current
+ * user, before anything of the type runs (its input function, a domain's
+ * CHECK): USAGE on the type's schema and on the type, and one error for a
+ * type that does not exist and one the user may not use.
+ *
+ * A set whose element type is gone (dset.h) is an orphan: its text form is
+ * "(orphaned):" and its binary form in hex, which input reads back into the
+ * same orphan (so that a dump restores it); distinct_set_recover binds its
+ * values to a type again.
  *
  *-------------------------------------------------------------------------
  */
@@ -34,6 +46,7 @@
 
 #include "dset.h"
 #include "errors.h"
+#include "value_io.h"
 
 PG_FUNCTION_INFO_V1(distinct_set_in);
 PG_FUNCTION_INFO_V1(distinct_set_out);
@@ -45,6 +58,11 @@ PG_FUNCTION_INFO_V1(distinct_set_from_array);
 PG_FUNCTION_INFO_V1(distinct_set_to_array);
 PG_FUNCTION_INFO_V1(distinct_set_values);
 PG_FUNCTION_INFO_V1(distinct_set_contains);
+PG_FUNCTION_INFO_V1(distinct_set_recover);
+PG_FUNCTION_INFO_V1(distinct_set_element_type);
+
+/* the text form of an orphan (then its binary form in hex) */
+#define ORPHAN_PREFIX "(orphaned):"
 
 static void
 bad_text(const char *str, const char *detail)
@@ -90,6 +108,96 @@ keys_of_array(FunctionCallInfo fcinfo, ArrayType *array, const CDKeyType *kt,
 }
 
 /*
+ * The element type named in text input, with the current user's privileges:
+ * parsed and looked up as PostgreSQL does (an explicit schema must be one
+ * the user has USAGE on, checked before the type is looked up in it; an
+ * unqualified name is looked up in the search path, which leaves out
+ * schemas without USAGE), then USAGE on the type.  A type or schema that
+ * does not exist and one the user may not use give the same error.  Nothing
+ * of the type runs before (a type modifier is parsed by the type's typmod
+ * input function, a built-in's; it is not applied: sets hold the type's
+ * values).
+ */
+static Oid
+input_type(const char *typname)
+{
+	MemoryContext mcxt = CurrentMemoryContext;
+	volatile Oid typid = InvalidOid;
+
+	PG_TRY();
+	{
+		Oid			t;
+		int32		typmod;
+
+#if PG_VERSION_NUM >= 160000
+		(void) parseTypeString(typname, &t, &typmod, NULL);
+#else
+		parseTypeString(typname, &t, &typmod, false);
+#endif
+		typid = t;
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		MemoryContextSwitchTo(mcxt);
+		edata = CopyErrorData();
+		if (edata->sqlerrcode != ERRCODE_UNDEFINED_OBJECT &&
+			edata->sqlerrcode != ERRCODE_UNDEFINED_SCHEMA &&
+			edata->sqlerrcode != ERRCODE_INSUFFICIENT_PRIVILEGE)
+			PG_RE_THROW();
+		FlushErrorState();
+		cd_error_type_not_usable(typname);
+	}
+	PG_END_TRY();
+	if (!cd_type_usable(typid))
+		cd_error_type_not_usable(typname);
+	return typid;
+}
+
+/* the bytes of "\\x" and hex digits (NULL if str is not that) */
+static bytea *
+hex_bytes(const char *str)
+{
+	Size		n;
+	bytea	   *b;
+	Size		i;
+
+	if (str[0] != '\\' || str[1] != 'x')
+		return NULL;
+	str += 2;
+	n = strlen(str);
+	if (n % 2 != 0 || n / 2 > MaxAllocSize - VARHDRSZ)
+		return NULL;
+	b = palloc(VARHDRSZ + n / 2);
+	SET_VARSIZE(b, VARHDRSZ + n / 2);
+	for (i = 0; i < n / 2; i++)
+	{
+		int			d[2];
+		int			j;
+
+		for (j = 0; j < 2; j++)
+		{
+			char		c = str[2 * i + j];
+
+			if (c >= '0' && c <= '9')
+				d[j] = c - '0';
+			else if (c >= 'a' && c <= 'f')
+				d[j] = c - 'a' + 10;
+			else if (c >= 'A' && c <= 'F')
+				d[j] = c - 'A' + 10;
+			else
+				return NULL;
+		}
+		((uint8 *) VARDATA(b))[i] = (uint8) (d[0] << 4 | d[1]);
+	}
+	return b;
+}
+
+static bytea *receive(FunctionCallInfo fcinfo, const char *data, int len,
+					  bool *orphan);
+
+/*
  * distinct_set_in(cstring) -> distinct_set
  */
 Datum
@@ -101,10 +209,25 @@ distinct_set_in(PG_FUNCTION_ARGS)
 	bool		quoted = false;
 	int			end;
 	Oid			typid;
-	int32		typmod;
 	const CDKeyType *kt;
 	ArrayType  *array;
 	DSKeys		keys;
+
+	/* an orphan: its binary form, in hex */
+	if (strncmp(str, ORPHAN_PREFIX, strlen(ORPHAN_PREFIX)) == 0)
+	{
+		bytea	   *bytes = hex_bytes(str + strlen(ORPHAN_PREFIX));
+		bytea	   *ds;
+		bool		orphan;
+
+		if (bytes == NULL)
+			bad_text(str, "An orphaned set is written as its binary form in hex.");
+		ds = receive(fcinfo, VARDATA(bytes), (int) VARSIZE(bytes) - VARHDRSZ,
+					 &orphan);
+		if (!orphan)
+			bad_text(str, "The binary form after \"" ORPHAN_PREFIX "\" is not that of an orphaned set.");
+		PG_RETURN_BYTEA_P(ds);
+	}
 
 	/* the type name: up to the colon before the first unquoted brace */
 	for (p = str; *p != '\0'; p++)
@@ -126,11 +249,7 @@ distinct_set_in(PG_FUNCTION_ARGS)
 	if (strspn(typname, " \t\n\r\f\v") == strlen(typname))
 		bad_text(str, "The element type is missing.");
 
-#if PG_VERSION_NUM >= 160000
-	(void) parseTypeString(typname, &typid, &typmod, NULL);
-#else
-	parseTypeString(typname, &typid, &typmod, false);
-#endif
+	typid = input_type(typname);
 	kt = dsk_keytype(fcinfo, typid);
 
 	array = DatumGetArrayTypeP(OidInputFunctionCall(F_ARRAY_IN, (char *) p,
@@ -160,8 +279,9 @@ datums_of(const DSKeys *keys)
 	return values;
 }
 
+/* an array of elemtype (kt's type, its base type or a domain over it) */
 static ArrayType *
-array_of(const CDKeyType *kt, Datum *values, uint32 n)
+array_of(const CDKeyType *kt, Oid elemtype, Datum *values, uint32 n)
 {
 	if ((Size) n > MaxArraySize)
 		ereport(ERROR,
@@ -169,7 +289,7 @@ array_of(const CDKeyType *kt, Datum *values, uint32 n)
 				 errmsg("distinct_set too large for an array"),
 				 errdetail("The set holds %u values; an array holds at most %zu.",
 						   n, (Size) MaxArraySize)));
-	return construct_array(values, (int) n, kt->basetypid, kt->typlen,
+	return construct_array(values, (int) n, elemtype, kt->typlen,
 						   kt->typbyval, kt->typalign);
 }
 
@@ -179,33 +299,74 @@ array_of(const CDKeyType *kt, Datum *values, uint32 n)
 Datum
 distinct_set_out(PG_FUNCTION_ARGS)
 {
+	bytea	   *ds = PG_GETARG_DSET_P(0);
+	bool		orphan;
+	bytea	   *form = dset_portable(fcinfo, ds, &orphan);
 	DSKeys		keys;
-	const CDKeyType *kt = dset_decode(fcinfo, PG_GETARG_DSET_P(0), &keys);
-	ArrayType  *array = array_of(kt, datums_of(&keys), keys.n);
-	char	   *values = OidOutputFunctionCall(F_ARRAY_OUT, PointerGetDatum(array));
+	const CDKeyType *kt;
+	ArrayType  *array;
+	char	   *values;
 
+	if (orphan)
+	{
+		/* never fails: a dump of the table restores the orphan */
+		static const char hexdigits[] = "0123456789abcdef";
+		const uint8 *p = (const uint8 *) VARDATA_ANY(form);
+		Size		len = VARSIZE_ANY_EXHDR(form);
+		StringInfoData out;
+		Size		i;
+
+		if (len > (MaxAllocSize - 1 - strlen(ORPHAN_PREFIX) - 2) / 2)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("distinct_set too large for its text form"),
+					 errdetail("A set without an element type is written in hex, which would take more than 1 GB.")));
+		initStringInfo(&out);
+		enlargeStringInfo(&out, (int) (strlen(ORPHAN_PREFIX) + 2 + 2 * len));
+		memcpy(out.data, ORPHAN_PREFIX "\\x", strlen(ORPHAN_PREFIX) + 2);
+		out.len = strlen(ORPHAN_PREFIX) + 2;
+		for (i = 0; i < len; i++)
+		{
+			out.data[out.len++] = hexdigits[p[i] >> 4];
+			out.data[out.len++] = hexdigits[p[i] & 0xF];
+		}
+		out.data[out.len] = '\0';
+		PG_RETURN_CSTRING(out.data);
+	}
+	kt = dset_decode(fcinfo, ds, &keys);
+	array = array_of(kt, kt->basetypid, datums_of(&keys), keys.n);
+	values = OidOutputFunctionCall(F_ARRAY_OUT, PointerGetDatum(array));
 	PG_RETURN_CSTRING(psprintf("%s:%s", format_type_be(kt->typid), values));
 }
 
 /*
- * A stored set from len bytes of its binary form: decoded, and accepted
- * only if encoding it again gives the same bytes.
+ * A stored set from len bytes of its binary form: decoded (type names with
+ * the user's privileges), its values validated as values of its type, and
+ * accepted only if encoding it again gives the same binary form.  *orphan:
+ * the set has no element type (its values validated as those of its base
+ * type, if known).
  */
 static bytea *
-receive(FunctionCallInfo fcinfo, const char *data, int len)
+receive(FunctionCallInfo fcinfo, const char *data, int len, bool *orphan)
 {
 	bytea	   *ds = palloc(VARHDRSZ + len);
 	bytea	   *again;
+	bytea	   *form;
 	DSKeys		keys;
 	const CDKeyType *kt;
+	Oid			basetypid;
 
 	SET_VARSIZE(ds, VARHDRSZ + len);
 	memcpy(VARDATA(ds), data, len);
-	kt = dset_decode(fcinfo, ds, &keys);
+	kt = dset_decode_input(fcinfo, ds, &keys, orphan, &basetypid);
 	dsk_validate_values(&keys);
 	again = dset_encode(kt, &keys);
-	if (VARSIZE(again) != VARSIZE(ds) ||
-		memcmp(VARDATA(again), VARDATA(ds), len) != 0)
+	if (*orphan)
+		again = form = dset_orphan(again, basetypid);
+	else
+		form = dset_portable(fcinfo, again, NULL);
+	if (VARSIZE(form) != VARSIZE(ds) ||
+		memcmp(VARDATA(form), VARDATA(ds), len) != 0)
 		dset_invalid("The value is not in canonical form.");
 	pfree(ds);
 	return again;
@@ -219,7 +380,8 @@ distinct_set_recv(PG_FUNCTION_ARGS)
 {
 	StringInfo	buf = (StringInfo) PG_GETARG_POINTER(0);
 	int			len = buf->len - buf->cursor;
-	bytea	   *ds = receive(fcinfo, buf->data + buf->cursor, len);
+	bool		orphan;
+	bytea	   *ds = receive(fcinfo, buf->data + buf->cursor, len, &orphan);
 
 	buf->cursor = buf->len;
 	PG_RETURN_BYTEA_P(ds);
@@ -233,9 +395,10 @@ Datum
 distinct_set_from_bytes(PG_FUNCTION_ARGS)
 {
 	bytea	   *bytes = PG_GETARG_BYTEA_PP(0);
+	bool		orphan;
 
 	PG_RETURN_BYTEA_P(receive(fcinfo, VARDATA_ANY(bytes),
-							  (int) VARSIZE_ANY_EXHDR(bytes)));
+							  (int) VARSIZE_ANY_EXHDR(bytes), &orphan));
 }
 
 /*
@@ -244,7 +407,7 @@ distinct_set_from_bytes(PG_FUNCTION_ARGS)
 Datum
 distinct_set_send(PG_FUNCTION_ARGS)
 {
-	bytea	   *ds = PG_GETARG_BYTEA_PP(0);
+	bytea	   *ds = dset_portable(fcinfo, PG_GETARG_DSET_P(0), NULL);
 	StringInfoData buf;
 
 	pq_begintypsend(&buf);
@@ -290,9 +453,9 @@ distinct_set_from_array(PG_FUNCTION_ARGS)
 
 /*
  * The type of the anyelement argument argno, which must be the set's
- * element type.
+ * element type, its base type or a domain over that base type.
  */
-static void
+static Oid
 check_value_arg(FunctionCallInfo fcinfo, const CDKeyType *kt, int argno)
 {
 	Oid			argtype = get_fn_expr_argtype(fcinfo->flinfo, argno);
@@ -302,6 +465,30 @@ check_value_arg(FunctionCallInfo fcinfo, const CDKeyType *kt, int argno)
 				(errcode(ERRCODE_DATATYPE_MISMATCH),
 				 errmsg("could not determine the type of the value argument")));
 	dset_check_element_type(kt, argtype);
+	return argtype;
+}
+
+/*
+ * Values of the set, returned as values of typid (check_value_arg's): of a
+ * domain, each is checked against the domain's constraints, as they are
+ * now (those of another domain than the set's, and of the set's own if
+ * they changed since the set was written).
+ */
+static void
+check_domain_values(FunctionCallInfo fcinfo, Oid typid, Datum *values,
+					uint32 n)
+{
+	void	   *extra = NULL;
+	uint32		i;
+
+	if (get_typtype(typid) != TYPTYPE_DOMAIN)
+		return;
+	for (i = 0; i < n; i++)
+	{
+		domain_check(values[i], false, typid, &extra, fcinfo->flinfo->fn_mcxt);
+		if ((i & 0xFFF) == 0xFFF)
+			CHECK_FOR_INTERRUPTS();
+	}
 }
 
 static int
@@ -345,13 +532,16 @@ distinct_set_to_array(PG_FUNCTION_ARGS)
 {
 	DSKeys		keys;
 	const CDKeyType *kt;
+	Datum	   *values;
+	Oid			elemtype;
 
 	if (PG_ARGISNULL(0))
 		PG_RETURN_NULL();
 	kt = dset_decode(fcinfo, PG_GETARG_DSET_P(0), &keys);
-	check_value_arg(fcinfo, kt, 1);
-	PG_RETURN_ARRAYTYPE_P(array_of(kt, ordered_datums(kt, &keys, PG_GET_COLLATION()),
-								   keys.n));
+	elemtype = check_value_arg(fcinfo, kt, 1);
+	values = ordered_datums(kt, &keys, PG_GET_COLLATION());
+	check_domain_values(fcinfo, elemtype, values, keys.n);
+	PG_RETURN_ARRAYTYPE_P(array_of(kt, elemtype, values, keys.n));
 }
 
 /*
@@ -380,14 +570,14 @@ distinct_set_values(PG_FUNCTION_ARGS)
 		/* no values, of the argument's type */
 		keys.n = 0;
 		values = NULL;
-		elemtype = getBaseType(get_fn_expr_argtype(fcinfo->flinfo, 1));
+		elemtype = get_fn_expr_argtype(fcinfo->flinfo, 1);
 	}
 	else
 	{
 		kt = dset_decode(fcinfo, PG_GETARG_DSET_P(0), &keys);
-		check_value_arg(fcinfo, kt, 1);
+		elemtype = check_value_arg(fcinfo, kt, 1);
 		values = ordered_datums(kt, &keys, PG_GET_COLLATION());
-		elemtype = kt->basetypid;
+		check_domain_values(fcinfo, elemtype, values, keys.n);
 	}
 
 	old = MemoryContextSwitchTo(rsinfo->econtext->ecxt_per_query_memory);
@@ -423,4 +613,52 @@ distinct_set_contains(PG_FUNCTION_ARGS)
 	(void) dset_header(fcinfo, ds, &h);
 	check_value_arg(fcinfo, h.kt, 1);
 	PG_RETURN_BOOL(dset_contains(fcinfo, ds, &h, PG_GETARG_DATUM(1)));
+}
+
+/*
+ * distinct_set_recover(distinct_set, anyelement) -> distinct_set: the set's
+ * values as a set of the type of the second argument (whose value is not
+ * used): for a set whose element type is gone (dset.h), or to bind a set to
+ * another domain over its base type.  The keys must be those of the type
+ * (its base type must be the one the set was written for, if the set
+ * records it; else its key encoding and width must be the set's), and each
+ * value is checked as a value of the type, its domain constraints included.
+ */
+Datum
+distinct_set_recover(PG_FUNCTION_ARGS)
+{
+	Oid			typid = get_fn_expr_argtype(fcinfo->flinfo, 1);
+	const CDKeyType *kt;
+	DSKeys		keys;
+
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	if (!OidIsValid(typid))
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("could not determine the type of the value argument")));
+	kt = dsk_keytype(fcinfo, typid);
+	(void) dset_decode_as(fcinfo, PG_GETARG_DSET_P(0), kt, &keys);
+	dsk_validate_values(&keys);
+	PG_RETURN_BYTEA_P(dset_encode(kt, &keys));
+}
+
+/*
+ * distinct_set_element_type(distinct_set) -> regtype: the set's element
+ * type, NULL if it has none (its type was dropped).  Reads a prefix only.
+ * In a CHECK constraint, (distinct_set_element_type(s) = 'mytype'::regtype)
+ * binds a column to one element type with a catalog dependency: the
+ * constraint's regtype constant keeps the type from being dropped without
+ * CASCADE.
+ */
+Datum
+distinct_set_element_type(PG_FUNCTION_ARGS)
+{
+	bytea	   *ds = (bytea *) PG_DETOAST_DATUM_SLICE(PG_GETARG_DATUM(0), 0,
+													  DSET_TYPE_PREFIX);
+	Oid			typid = dset_element_type(fcinfo, ds);
+
+	if (!OidIsValid(typid))
+		PG_RETURN_NULL();
+	PG_RETURN_OID(typid);
 }

@@ -39,6 +39,23 @@ StaticAssertDecl(DSET_BLOCK == CD_PACK_BLOCK, "the stored format's blocks are ke
 void
 dsk_check_storable(const CDKeyType *kt)
 {
+	Oid			collation;
+
+	/*
+	 * A domain's own collation, whatever the collation of the call: values
+	 * of the domain are equal under it ('a' and 'A' under a case-insensitive
+	 * one), so bytes are no canonical keys of them.
+	 */
+	if (kt->typid != kt->basetypid &&
+		OidIsValid(collation = get_typcollation(kt->typid)) &&
+		!get_collation_isdeterministic(collation))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("distinct_set cannot hold values of type %s",
+						format_type_be(kt->typid)),
+				 errdetail("Its collation %s is nondeterministic: values can be equal without having the same representation, so a set of them has no canonical form.",
+						   get_collation_name(collation)),
+				 errhint("count_distinct and array_agg_distinct accept this type.")));
 	if (kt->encoding == CD_KEY_COMPARATOR)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
@@ -63,19 +80,19 @@ dsk_keytype(FunctionCallInfo fcinfo, Oid typid)
 {
 	KeyTypeCacheEntry *e;
 	const CDKeyType *kt;
-	Oid			collation = key_collation(typid);
 
 	if (cd_query_context(fcinfo) != NULL)
-		kt = cd_registry_keytype(fcinfo, typid, collation);
+		kt = cd_registry_keytype(fcinfo, typid, key_collation(typid));
 	else
 	{
+		/* a hit costs no catalog lookup (once per stored set read) */
 		for (e = (KeyTypeCacheEntry *) fcinfo->flinfo->fn_extra; e != NULL; e = e->next)
 		{
 			if (e->typid == typid)
 				return &e->kt;
 		}
 		e = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(KeyTypeCacheEntry));
-		cd_keytype_init(&e->kt, typid, collation, fcinfo->flinfo->fn_mcxt);
+		cd_keytype_init(&e->kt, typid, key_collation(typid), fcinfo->flinfo->fn_mcxt);
 		dsk_check_storable(&e->kt);
 		e->typid = typid;
 		e->next = (KeyTypeCacheEntry *) fcinfo->flinfo->fn_extra;

@@ -37,12 +37,14 @@
 #include "access/tupdesc.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_collation.h"
+#include "catalog/pg_namespace.h"
 #include "catalog/pg_type.h"
 #include "funcapi.h"
 #include "libpq/pqformat.h"
 #include "mb/pg_wchar.h"
 #include "miscadmin.h"
 #include "nodes/value.h"
+#include "utils/acl.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
@@ -197,9 +199,9 @@ recv_cstring(StringInfo buf)
  * by OID; everything else (enums, extension types, composites, collations
  * created later or by initdb) by schema and name.
  */
-#define REF_NONE	0			/* no collation */
-#define REF_OID		1			/* uint32, below FirstGenbkiObjectId */
-#define REF_NAME	2			/* schema and name, NUL-terminated */
+#define REF_NONE	CD_REF_NONE
+#define REF_OID		CD_REF_OID
+#define REF_NAME	CD_REF_NAME
 
 static void
 send_ref(StringInfo buf, Oid oid, Oid nspid, const char *name)
@@ -266,6 +268,86 @@ cd_recv_type_ref(StringInfo buf)
 				 errmsg("type \"%s.%s\" of a count_distinct state does not exist",
 						nspname, typname),
 				 errhint("States are read on the node that combines them: the type must exist there too.")));
+	return typid;
+}
+
+#if PG_VERSION_NUM >= 160000
+#define usage_on_namespace(nspid) \
+	(object_aclcheck(NamespaceRelationId, (nspid), GetUserId(), ACL_USAGE) == ACLCHECK_OK)
+#define usage_on_type(typid) \
+	(object_aclcheck(TypeRelationId, (typid), GetUserId(), ACL_USAGE) == ACLCHECK_OK)
+#else
+#define usage_on_namespace(nspid) \
+	(pg_namespace_aclcheck((nspid), GetUserId(), ACL_USAGE) == ACLCHECK_OK)
+#define usage_on_type(typid) \
+	(pg_type_aclcheck((typid), GetUserId(), ACL_USAGE) == ACLCHECK_OK)
+#endif
+
+bool
+cd_type_usable(Oid typid)
+{
+	HeapTuple	tp = SearchSysCache1(TYPEOID, ObjectIdGetDatum(typid));
+	Oid			nspid;
+	bool		defined;
+
+	if (!HeapTupleIsValid(tp))
+		return false;
+	nspid = ((Form_pg_type) GETSTRUCT(tp))->typnamespace;
+	defined = ((Form_pg_type) GETSTRUCT(tp))->typisdefined;
+	ReleaseSysCache(tp);
+	return defined && usage_on_namespace(nspid) && usage_on_type(typid);
+}
+
+void
+cd_error_type_not_usable(const char *name)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_UNDEFINED_OBJECT),
+			 errmsg("type \"%s\" does not exist or is not usable", name),
+			 errdetail("Input of a distinct_set needs USAGE privilege on its element type and on the type's schema.")));
+	pg_unreachable();
+}
+
+/*
+ * With CD_REF_AS_USER the schema is looked up, and USAGE on it checked,
+ * before the type: a type in a schema the user cannot use is never looked
+ * up, and every failure raises the one error, so that input tells nothing
+ * about what a private schema holds.  Nothing of the type runs here.
+ */
+Oid
+cd_recv_type_ref_ext(StringInfo buf, int flags, int *kind, char **name)
+{
+	bool		as_user = (flags & CD_REF_AS_USER) != 0;
+	const char *nspname;
+	const char *typname;
+	Oid			nspid;
+	Oid			typid = InvalidOid;
+
+	*name = NULL;
+	*kind = pq_getmsgbyte(buf);
+	if (*kind == REF_OID)
+	{
+		typid = recv_ref_oid(buf, TYPEOID);
+		if (as_user && !cd_type_usable(typid))
+			cd_error_type_not_usable(format_type_be(typid));
+		return typid;
+	}
+	if (*kind != REF_NAME)
+		return InvalidOid;
+	nspname = recv_cstring(buf);
+	typname = recv_cstring(buf);
+	*name = psprintf("%s.%s", nspname, typname);
+	nspid = get_namespace_oid(nspname, true);
+	if (OidIsValid(nspid) && (!as_user || usage_on_namespace(nspid)))
+		typid = GetSysCacheOid2(TYPENAMENSP, Anum_pg_type_oid,
+								PointerGetDatum(typname),
+								ObjectIdGetDatum(nspid));
+	if (as_user && (!OidIsValid(typid) || !cd_type_usable(typid)))
+		cd_error_type_not_usable(*name);
+	if (!OidIsValid(typid) && !(flags & CD_REF_MISSING_OK))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_OBJECT),
+				 errmsg("type \"%s\" of a distinct_set does not exist", *name)));
 	return typid;
 }
 

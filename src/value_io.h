@@ -29,9 +29,44 @@ typedef struct CDValueIO CDValueIO;
 /* A cache of type I/O details, allocated in mcxt (lives as long as it). */
 extern CDValueIO *cd_value_io_create(MemoryContext mcxt);
 
+/*
+ * The first byte of a type or collation reference.  Kinds from
+ * CD_REF_FIRST_FREE on are not written here: stored sets use them (dset.h).
+ */
+#define CD_REF_NONE			0	/* no collation */
+#define CD_REF_OID			1	/* uint32, below FirstGenbkiObjectId */
+#define CD_REF_NAME			2	/* schema and name, NUL-terminated */
+#define CD_REF_FIRST_FREE	3
+
 /* Type and collation references (collation InvalidOid: none). */
 extern void cd_send_type_ref(StringInfo buf, Oid typid);
 extern Oid	cd_recv_type_ref(StringInfo buf);
+
+/*
+ * A type reference, for stored sets (dset_format.c), which need more than
+ * cd_recv_type_ref: flags CD_REF_AS_USER resolves with the privileges of
+ * the current user (binary input; never for count_distinct's own states,
+ * whose readers may aggregate types they cannot name): a name resolves only
+ * to a type on whose schema and on which the user has USAGE, and a missing
+ * type and one the user may not use raise the same ERROR (42704), before
+ * any function of the type runs; CD_REF_MISSING_OK returns InvalidOid for a
+ * name that resolves to no type.  *kind: the reference's kind; kinds other
+ * than CD_REF_OID and CD_REF_NAME are left unread (InvalidOid returned).
+ * *name: for CD_REF_NAME, "schema.name" (palloc'd), else NULL.
+ */
+#define CD_REF_AS_USER		0x01
+#define CD_REF_MISSING_OK	0x02
+extern Oid	cd_recv_type_ref_ext(StringInfo buf, int flags, int *kind,
+								 char **name);
+/* Has the current user USAGE on the type and on its schema? */
+extern bool cd_type_usable(Oid typid);
+/* The ERROR of CD_REF_AS_USER for a type name as written. */
+#ifdef pg_noreturn				/* 18+ */
+pg_noreturn extern void cd_error_type_not_usable(const char *name);
+#else
+extern void cd_error_type_not_usable(const char *name) pg_attribute_noreturn();
+#endif
+
 extern void cd_send_collation_ref(StringInfo buf, Oid collation);
 extern Oid	cd_recv_collation_ref(StringInfo buf);
 

@@ -247,15 +247,17 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/*
 	 * Decoding does not check that the layout is the shorter one, nor that
 	 * a built-in element type goes by its OID (the type reference at offset
-	 * 8: 1 and the OID, or 2 and schema and name): binary input encodes
-	 * again and refuses what does not come back the same (dset_io.c), as
-	 * here.  Such input must still decode to a valid set.
+	 * 8: 1 and the OID, or 2 and schema and name), and it reads a domain by
+	 * name as sets of 4.2.0 hold it, which encoding writes by OID (3):
+	 * binary input encodes again and refuses what does not come back the
+	 * same (dset_io.c), as here.  Such input must still decode to a valid
+	 * set.
 	 */
 	again = dset_encode(kt, &a);
 	if (VARSIZE(again) != VARSIZE(ds) || memcmp(again, ds, VARSIZE(ds)) != 0)
 	{
 		CHECK((data[3] & DSET_FLAG_RUNS) != ((const uint8_t *) VARDATA(again))[3] ||
-			  (size > 8 && data[8] == 2 && kt->typid < FirstGenbkiObjectId),
+			  (size > 8 && data[8] == 2),
 			  "accepted bytes that encode differently in the same layout");
 		free(av);
 		stub_reset(stub_cxt_query);

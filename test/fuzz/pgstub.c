@@ -669,6 +669,8 @@ EmitWarningsOnPlaceholders(const char *className)
 #include "nodes/value.h"
 
 #include "registry.h"
+#include "catalog/pg_authid.h"
+#include "utils/acl.h"
 
 #if PG_VERSION_NUM >= 160000
 void
@@ -715,6 +717,7 @@ SearchSysCache1(int cacheId, Datum key1)
 	tup->t_data = hdr;
 	typ = (Form_pg_type) GETSTRUCT(tup);
 	typ->typnamespace = stub_namespace(t->nspname);
+	typ->typisdefined = true;
 	strlcpy(NameStr(typ->typname), t->typname, NAMEDATALEN);
 	return tup;
 }
@@ -723,6 +726,57 @@ void
 ReleaseSysCache(HeapTuple tuple)
 {
 	pfree(tuple);
+}
+
+/* privileges (binary input of stored sets): the stub user may use everything */
+Oid
+GetUserId(void)
+{
+	return BOOTSTRAP_SUPERUSERID;
+}
+
+#if PG_VERSION_NUM >= 160000
+AclResult
+object_aclcheck(Oid classid, Oid objectid, Oid roleid, AclMode mode)
+{
+	return ACLCHECK_OK;
+}
+#else
+AclResult
+pg_namespace_aclcheck(Oid nsp_oid, Oid roleid, AclMode mode)
+{
+	return ACLCHECK_OK;
+}
+
+AclResult
+pg_type_aclcheck(Oid type_oid, Oid roleid, AclMode mode)
+{
+	return ACLCHECK_OK;
+}
+#endif
+
+/* no collations (dset_keys.c asks a domain's) */
+Oid
+get_typcollation(Oid typid)
+{
+	return InvalidOid;
+}
+
+char *
+psprintf(const char *fmt,...)
+{
+	va_list		args;
+	int			n;
+	char	   *s;
+
+	va_start(args, fmt);
+	n = vsnprintf(NULL, 0, fmt, args);
+	va_end(args);
+	s = palloc(n + 1);
+	va_start(args, fmt);
+	vsnprintf(s, n + 1, fmt, args);
+	va_end(args);
+	return s;
 }
 
 /* the server's copy lives until the call's context is reset: here, per input */
@@ -1030,7 +1084,13 @@ ArrayType *construct_empty_array(Oid elmtype) { STUB_UNREACHABLE("construct_empt
 void domain_check(Datum value, bool isnull, Oid domainType, void **extra, MemoryContext mcxt) { STUB_UNREACHABLE("domain_check"); }
 Oid getBaseTypeAndTypmod(Oid typid, int32 *typmod) { STUB_UNREACHABLE("getBaseTypeAndTypmod"); }
 Oid get_element_type(Oid typid) { STUB_UNREACHABLE("get_element_type"); }
-char get_typtype(Oid typid) { STUB_UNREACHABLE("get_typtype"); }
+char
+get_typtype(Oid typid)
+{
+	const StubType *t = stub_type(typid);
+
+	return t == NULL ? '\0' : OidIsValid(t->basetypid) ? TYPTYPE_DOMAIN : TYPTYPE_BASE;
+}
 Datum heap_copy_tuple_as_datum(HeapTuple tuple, TupleDesc tupleDesc) { STUB_UNREACHABLE("heap_copy_tuple_as_datum"); }
 void heap_deform_tuple(HeapTuple tuple, TupleDesc tupleDesc, Datum *values, bool *isnull) { STUB_UNREACHABLE("heap_deform_tuple"); }
 HeapTuple heap_form_tuple(TupleDesc tupleDescriptor, Datum *values, bool *isnull) { STUB_UNREACHABLE("heap_form_tuple"); }

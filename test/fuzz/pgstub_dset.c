@@ -17,6 +17,7 @@
 #include "alloc.h"
 #include "common/hashfn.h"
 #include "lib/stringinfo.h"
+#include "utils/inval.h"
 #include "utils/memutils.h"
 
 #include "pgstub.h"
@@ -30,21 +31,11 @@ MemoryContextAllocHuge(MemoryContext context, Size size)
 	return MemoryContextAllocExtended(context, size, MCXT_ALLOC_HUGE);
 }
 
-char *
-psprintf(const char *fmt,...)
+/* the catalog never changes here: no invalidations to follow */
+void
+CacheRegisterSyscacheCallback(int cacheid, SyscacheCallbackFunction func,
+							  Datum arg)
 {
-	va_list		args;
-	int			n;
-	char	   *s;
-
-	va_start(args, fmt);
-	n = vsnprintf(NULL, 0, fmt, args);
-	va_end(args);
-	s = palloc(n + 1);
-	va_start(args, fmt);
-	vsnprintf(s, n + 1, fmt, args);
-	va_end(args);
-	return s;
 }
 
 void
