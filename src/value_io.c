@@ -10,6 +10,7 @@
  *	    column's value (recursively);
  *	  array: uint8 dimensions; per dimension int32 length and lower bound;
  *	    per element a NULL flag and, if not NULL, the element (recursively);
+ *	    int2vector and oidvector alike, read back as vectors;
  *	  domain: its base type's value (checked against the domain on reading);
  *	  range: uint8 flags (as range_send writes them), then the lower and
  *	    upper bounds that are present, as values of the subtype
@@ -159,15 +160,7 @@ type_io(CDValueIO *vio, Oid typid)
 	}
 #endif
 
-	/*
-	 * Arrays structurally, but not the vector types (int2vector, oidvector):
-	 * arrays of exactly one dimension, with a lower bound of 0, even when
-	 * empty (where a general empty array has none), whose own send and
-	 * receive functions keep that shape.  Their elements are built-in types,
-	 * named by their fixed OIDs.
-	 */
-	else if (OidIsValid(get_element_type(typid)) &&
-			 typ->typsend == F_ARRAY_SEND)
+	else if (OidIsValid(get_element_type(typid)))
 	{
 		t->shape = SHAPE_ARRAY;
 		t->elemtype = get_element_type(typid);
@@ -744,6 +737,33 @@ composite_recv(StringInfo buf, CDValueIO *vio, Oid typid, int32 typmod)
 	return result;
 }
 
+/* an int2vector or oidvector of n elements, none NULL */
+static Datum
+vector_build(Oid typid, Datum *elems, bool *nulls, int n)
+{
+	int			i;
+
+	for (i = 0; i < n; i++)
+		if (nulls[i])
+			cd_invalid_state("A vector has a NULL element.");
+	if (typid == INT2VECTOROID)
+	{
+		int16	   *v = palloc(Max(n, 1) * sizeof(int16));
+
+		for (i = 0; i < n; i++)
+			v[i] = DatumGetInt16(elems[i]);
+		return PointerGetDatum(buildint2vector(v, n));
+	}
+	else
+	{
+		Oid		   *v = palloc(Max(n, 1) * sizeof(Oid));
+
+		for (i = 0; i < n; i++)
+			v[i] = DatumGetObjectId(elems[i]);
+		return PointerGetDatum(buildoidvector(v, n));
+	}
+}
+
 static Datum
 array_recv_portable(StringInfo buf, CDValueIO *vio, TypeIO *t)
 {
@@ -768,14 +788,27 @@ array_recv_portable(StringInfo buf, CDValueIO *vio, TypeIO *t)
 			cd_invalid_state("An array bound is out of range.");
 	}
 	nitems = ArrayGetNItems(ndim, dims);
-	if (nitems == 0)
+	/*
+	 * The vector types (int2vector, oidvector) are arrays of one dimension,
+	 * lower bound 0 and no NULLs, even when empty (a general empty array has
+	 * no dimension; their own receive functions cannot read an empty one
+	 * back): built as such.
+	 */
+	if (t->typid == INT2VECTOROID || t->typid == OIDVECTOROID)
+	{
+		if (ndim != 1 || lbs[0] != 0)
+			cd_invalid_state("A vector is not of one dimension from 0.");
+		if (dims[0] > FUNC_MAX_ARGS)
+			cd_invalid_state("A vector has too many elements.");
+	}
+	else if (nitems == 0)
 		return PointerGetDatum(construct_empty_array(t->elemtype));
 	/* every element takes at least its NULL flag */
 	if (nitems > buf->len - buf->cursor)
 		cd_invalid_state("An array has more elements than bytes.");
 
-	elems = palloc(nitems * sizeof(Datum));
-	nulls = palloc(nitems * sizeof(bool));
+	elems = palloc(Max(nitems, 1) * sizeof(Datum));
+	nulls = palloc(Max(nitems, 1) * sizeof(bool));
 	for (i = 0; i < nitems; i++)
 	{
 		int			isnull = pq_getmsgbyte(buf);
@@ -785,6 +818,8 @@ array_recv_portable(StringInfo buf, CDValueIO *vio, TypeIO *t)
 		nulls[i] = isnull;
 		elems[i] = isnull ? (Datum) 0 : value_recv(buf, vio, t->elemtype, -1);
 	}
+	if (t->typid == INT2VECTOROID || t->typid == OIDVECTOROID)
+		return vector_build(t->typid, elems, nulls, nitems);
 	return PointerGetDatum(construct_md_array(elems, nulls, ndim, dims, lbs,
 											  t->elemtype, t->elemlen,
 											  t->elembyval, t->elemalign));

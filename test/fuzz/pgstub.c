@@ -1053,6 +1053,8 @@ int pg_get_client_encoding(void) { return PG_UTF8; }
 int SetClientEncoding(int encoding) { STUB_UNREACHABLE("SetClientEncoding"); }
 int PrepareClientEncoding(int encoding) { STUB_UNREACHABLE("PrepareClientEncoding"); }
 const char *GetDatabaseEncodingName(void) { return "UTF8"; }
+int2vector *buildint2vector(const int16 *int2s, int n) { STUB_UNREACHABLE("buildint2vector"); }
+oidvector *buildoidvector(const Oid *oids, int n) { STUB_UNREACHABLE("buildoidvector"); }
 const char *pg_encoding_to_char(int encoding) { return encoding == PG_UTF8 ? "UTF8" : ""; }
 char range_get_flags(const RangeType *range) { STUB_UNREACHABLE("range_get_flags"); }
 void range_deserialize(TypeCacheEntry *typcache, const RangeType *range, RangeBound *lower, RangeBound *upper, bool *empty) { STUB_UNREACHABLE("range_deserialize"); }
