@@ -12,6 +12,7 @@
  */
 #include "postgres.h"
 
+#include "catalog/pg_collation.h"
 #include "catalog/pg_type.h"
 #include "fmgr.h"
 #include "miscadmin.h"
@@ -82,6 +83,7 @@ state_arg(FunctionCallInfo fcinfo, int argno)
 typedef struct CDFnCache
 {
 	Oid			argtype;		/* the value argument's type, once known */
+	bool		literal;		/* it is an untyped literal's, counted as text */
 	CDStateRefCache refs;		/* deserialization's last type references */
 } CDFnCache;
 
@@ -184,8 +186,43 @@ value_type(FunctionCallInfo fcinfo, int argno)
 					 errmsg("could not determine the input data type of count_distinct"),
 					 errhint("Callers that do not pass the call expression (such as Citus) need an aggregate declared for the concrete type: SELECT count_distinct_declare_type('type name').")));
 	}
+	/*
+	 * An untyped literal ('a', NULL: only the aggregates declared over
+	 * unknown take one, no typed argument can be coerced to unknown) is
+	 * text, as in count(DISTINCT 'a').
+	 */
+	if (typid == UNKNOWNOID)
+	{
+		cache->literal = true;
+		typid = TEXTOID;
+	}
 	cache->argtype = typid;
 	return typid;
+}
+
+/*
+ * The key type of a transition function's value argument (1): its type
+ * under the call's collation; an untyped literal's, text under the
+ * database's default collation (as the native DISTINCT coerces it).
+ */
+static const CDKeyType *
+value_keytype(FunctionCallInfo fcinfo)
+{
+	Oid			typid = value_type(fcinfo, 1);
+
+	return cd_registry_keytype(fcinfo, typid,
+							   fn_cache(fcinfo)->literal ?
+							   DEFAULT_COLLATION_OID : PG_GET_COLLATION());
+}
+
+/* A transition function's value argument (1): an untyped literal as text. */
+static inline Datum
+value_arg(FunctionCallInfo fcinfo)
+{
+	(void) value_type(fcinfo, 1);
+	if (fn_cache(fcinfo)->literal)
+		return CStringGetTextDatum(PG_GETARG_CSTRING(1));
+	return PG_GETARG_DATUM(1);
 }
 
 /*
@@ -212,12 +249,10 @@ count_distinct_append(PG_FUNCTION_ARGS)
 
 		alloc = cd_registry_alloc(fcinfo, aggcontext, &local);
 		if (set == NULL)
-			set = cd_set_create(cd_registry_keytype(fcinfo, value_type(fcinfo, 1),
-												   PG_GET_COLLATION()),
-							   alloc);
+			set = cd_set_create(value_keytype(fcinfo), alloc);
 	}
 
-	set = cd_set_add_value(set, PG_GETARG_DATUM(1), alloc);
+	set = cd_set_add_value(set, value_arg(fcinfo), alloc);
 	PG_RETURN_POINTER(set);
 }
 
@@ -556,9 +591,8 @@ count_distinct_moving_append(PG_FUNCTION_ARGS)
 	if (!PG_ARGISNULL(1))
 	{
 		if (m->kt == NULL)
-			cdmov_set_keytype(m, cd_registry_keytype(fcinfo, value_type(fcinfo, 1),
-													 PG_GET_COLLATION()));
-		cdmov_add(m, PG_GETARG_DATUM(1));
+			cdmov_set_keytype(m, value_keytype(fcinfo));
+		cdmov_add(m, value_arg(fcinfo));
 	}
 	PG_RETURN_POINTER(m);
 }
@@ -580,7 +614,7 @@ count_distinct_moving_remove(PG_FUNCTION_ARGS)
 	m = (CDMoving *) PG_GETARG_POINTER(0);
 	if (PG_ARGISNULL(1))
 		PG_RETURN_POINTER(m);
-	if (m->kt == NULL || !cdmov_remove(m, PG_GETARG_DATUM(1)))
+	if (m->kt == NULL || !cdmov_remove(m, value_arg(fcinfo)))
 		PG_RETURN_NULL();
 	PG_RETURN_POINTER(m);
 }
