@@ -150,7 +150,7 @@ cd_state_write(const CDKeyType *kt, CDValueIO *vio, CDKeyReader *r)
 	{
 		SendArgs	args = {&buf, kt, vio, r};
 
-		send_values(&args);
+		cd_value_io_run(vio, false, send_values, &args);
 	}
 	elog(DEBUG2, "count_distinct: %u keys of %d bytes serialized into %d bytes",
 		 n, kt->width, buf.len);
@@ -336,7 +336,7 @@ cd_state_read_keys(StringInfo buf, const CDKeyType *kt, CDValueIO *vio,
 	{
 		ReceiveArgs args = {buf, kt, vio, n, w};
 
-		receive_values(&args);
+		cd_value_io_run(vio, true, receive_values, &args);
 	}
 	pq_getmsgend(buf);
 }

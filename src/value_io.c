@@ -421,6 +421,30 @@ session_io_end(const SessionIO *saved)
 	bytea_output = saved->bytea_out;
 }
 
+void
+cd_value_io_run(CDValueIO *vio, bool receiving, void (*fn) (void *arg),
+				void *arg)
+{
+	int			encoding = receiving ? vio->src_encoding : GetDatabaseEncoding();
+	SessionIO	saved;
+
+	if (session_io_exact(encoding))
+	{
+		fn(arg);
+		return;
+	}
+	session_io_begin(&saved, encoding);
+	PG_TRY();
+	{
+		fn(arg);
+	}
+	PG_FINALLY();
+	{
+		session_io_end(&saved);
+	}
+	PG_END_TRY();
+}
+
 /* a leaf's bytes or text, written under fixed settings */
 static void
 leaf_send(StringInfo buf, TypeIO *t, Datum value)

@@ -123,7 +123,10 @@ VALUES = [
     ("textrange[]", "ARRAY[c_textrange, c_textrange]", None),
     ("record[]", "ARRAY[ROW(c_text, c_tstz)]", None),
     ("jsonb", "c_jsonb", None),
-    ("tsvector", "c_tsvector", None),
+    # 13's tsvector receive and input functions lay values out larger than
+    # to_tsvector does, and tsvector_cmp orders by size first: a round trip
+    # reorders values (the receiver refuses the state as out of order)
+    ("tsvector", "c_tsvector", 140000),
     ("distinct_set-float8", "c_ds_float", None),
     ("distinct_set-text", "c_ds_text", None),
     ("oidvector", "c_oidvector", None),
