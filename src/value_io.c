@@ -159,7 +159,6 @@ type_io(CDValueIO *vio, Oid typid)
 		t->subtypid = t->typcache->rngtype->type_id;
 	}
 #endif
-
 	else if (OidIsValid(get_element_type(typid)))
 	{
 		t->shape = SHAPE_ARRAY;
@@ -365,7 +364,7 @@ end_length(StringInfo buf, int start)
  * when writing, the writer's database's when reading), and the output
  * settings are those whose text is exact and unambiguous, as pg_dump sets
  * them.  These are the variables behind the settings, set and restored
- * around each call, error or not: no catalog access and no GUC stack (whose
+ * around the calls, error or not: no catalog access and no GUC stack (whose
  * changes parallel workers refuse).  Restoring the client encoding cannot
  * fail: it is the one set before, whose conversion is cached.  When a
  * session already has those values (the defaults, in a database whose
