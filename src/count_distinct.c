@@ -215,12 +215,21 @@ value_keytype(FunctionCallInfo fcinfo)
 							   DEFAULT_COLLATION_OID : PG_GET_COLLATION());
 }
 
-/* A transition function's value argument (1): an untyped literal as text. */
+/*
+ * A transition function's value argument (1): an untyped literal as text.
+ * Per row: the cache is normally set up by the key type's first lookup.
+ */
 static inline Datum
 value_arg(FunctionCallInfo fcinfo)
 {
-	(void) value_type(fcinfo, 1);
-	if (fn_cache(fcinfo)->literal)
+	CDFnCache  *cache = (CDFnCache *) fcinfo->flinfo->fn_extra;
+
+	if (unlikely(cache == NULL || !OidIsValid(cache->argtype)))
+	{
+		(void) value_type(fcinfo, 1);
+		cache = fn_cache(fcinfo);
+	}
+	if (unlikely(cache->literal))
 		return CStringGetTextDatum(PG_GETARG_CSTRING(1));
 	return PG_GETARG_DATUM(1);
 }
