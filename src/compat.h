@@ -44,6 +44,15 @@ cd_lc_collate_is_c(Oid collation)
 #define lc_collate_is_c(collation) cd_lc_collate_is_c(collation)
 #endif
 
+/* 16 gave make_range an error-saving context (NULL: errors are thrown) */
+#if PG_VERSION_NUM >= 160000
+#define CD_MAKE_RANGE(typcache, lower, upper, empty) \
+	make_range((typcache), (lower), (upper), (empty), NULL)
+#else
+#define CD_MAKE_RANGE(typcache, lower, upper, empty) \
+	make_range((typcache), (lower), (upper), (empty))
+#endif
+
 /* 14 moved MaxArraySize from arrayutils.c into utils/array.h */
 #include "utils/array.h"
 #ifndef MaxArraySize

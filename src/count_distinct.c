@@ -12,6 +12,7 @@
  */
 #include "postgres.h"
 
+#include "catalog/pg_collation.h"
 #include "catalog/pg_type.h"
 #include "fmgr.h"
 #include "miscadmin.h"
@@ -164,6 +165,7 @@ moving_arg(FunctionCallInfo fcinfo, int argno)
 typedef struct CDFnCache
 {
 	Oid			argtype;		/* the value argument's type, once known */
+	bool		literal;		/* it is an untyped literal's, counted as text */
 	CDStateRefCache refs;		/* deserialization's last type references */
 } CDFnCache;
 
@@ -266,8 +268,55 @@ value_type(FunctionCallInfo fcinfo, int argno)
 					 errmsg("could not determine the input data type of count_distinct"),
 					 errhint("Callers that do not pass the call expression (such as Citus) need an aggregate declared for the concrete type: SELECT count_distinct_declare_type('type name').")));
 	}
+	/*
+	 * An untyped literal ('a', NULL: only the aggregates declared over
+	 * unknown take one, no typed argument can be coerced to unknown) is
+	 * text, as in count(DISTINCT 'a').
+	 */
+	if (typid == UNKNOWNOID)
+	{
+		cache->literal = true;
+		typid = TEXTOID;
+	}
 	cache->argtype = typid;
 	return typid;
+}
+
+/*
+ * The key type of a transition function's value argument (1) (for_set: the
+ * registry's entry for sets, which tags a set state): its type
+ * under the call's collation; an untyped literal's, text under the
+ * database's default collation (as the native DISTINCT coerces it).
+ */
+static const CDKeyType *
+value_keytype(FunctionCallInfo fcinfo, bool for_set)
+{
+	Oid			typid = value_type(fcinfo, 1);
+	Oid			collation = fn_cache(fcinfo)->literal ?
+		DEFAULT_COLLATION_OID : PG_GET_COLLATION();
+
+	if (for_set)
+		return cd_registry_set_keytype(fcinfo, typid, collation);
+	return cd_registry_keytype(fcinfo, typid, collation);
+}
+
+/*
+ * A transition function's value argument (1): an untyped literal as text.
+ * Per row: the cache is normally set up by the key type's first lookup.
+ */
+static inline Datum
+value_arg(FunctionCallInfo fcinfo)
+{
+	CDFnCache  *cache = (CDFnCache *) fcinfo->flinfo->fn_extra;
+
+	if (unlikely(cache == NULL || !OidIsValid(cache->argtype)))
+	{
+		(void) value_type(fcinfo, 1);
+		cache = fn_cache(fcinfo);
+	}
+	if (unlikely(cache->literal))
+		return CStringGetTextDatum(PG_GETARG_CSTRING(1));
+	return PG_GETARG_DATUM(1);
 }
 
 /*
@@ -296,13 +345,10 @@ count_distinct_append(PG_FUNCTION_ARGS)
 
 		alloc = cd_registry_alloc(fcinfo, aggcontext, &local);
 		if (set == NULL)
-			set = cd_set_create(cd_registry_set_keytype(fcinfo,
-														value_type(fcinfo, 1),
-														PG_GET_COLLATION()),
-								alloc);
+			set = cd_set_create(value_keytype(fcinfo, true), alloc);
 	}
 
-	set = cd_set_add_value(set, PG_GETARG_DATUM(1), alloc);
+	set = cd_set_add_value(set, value_arg(fcinfo), alloc);
 	PG_RETURN_POINTER(set);
 }
 
@@ -652,9 +698,8 @@ count_distinct_moving_append(PG_FUNCTION_ARGS)
 	if (!PG_ARGISNULL(1))
 	{
 		if (m->kt == NULL)
-			cdmov_set_keytype(m, cd_registry_keytype(fcinfo, value_type(fcinfo, 1),
-													 PG_GET_COLLATION()));
-		cdmov_add(m, PG_GETARG_DATUM(1));
+			cdmov_set_keytype(m, value_keytype(fcinfo, false));
+		cdmov_add(m, value_arg(fcinfo));
 	}
 	PG_RETURN_POINTER(m);
 }
@@ -685,7 +730,7 @@ count_distinct_moving_remove(PG_FUNCTION_ARGS)
 				 errmsg("cannot remove a value of type %s from a state of values of type %s",
 						format_type_be(value_type(fcinfo, 1)),
 						format_type_be(m->kt->typid))));
-	if (!cdmov_remove(m, PG_GETARG_DATUM(1)))
+	if (!cdmov_remove(m, value_arg(fcinfo)))
 		PG_RETURN_NULL();
 	PG_RETURN_POINTER(m);
 }

@@ -3,9 +3,11 @@
  * serialize.c
  *	  The serialized form of a set's keys (see serialize.h).
  *
- * Format (version 2), all integers in network byte order:
+ * Format, all integers in network byte order:
  *
- *	  uint8   format version (2)
+ *	  uint8   format version: 3 for CD_KEY_COMPARATOR (whose values' leaves
+ *	          are written by their send functions under fixed settings
+ *	          since 4.3, value_io.h), 2 for the other keys
  *	  uint8   key encoding (CDKeyEncoding)
  *	  uint8   key width in bytes (0: variable-size keys)
  *	  uint8   CD_KEY_COMPARATOR: the writer's database encoding plus one, the
@@ -20,9 +22,10 @@
  *	    CD_KEY_BYTES: each with the prefix it shares with the previous one
  *	      elided (keypack.h);
  *	    CD_KEY_COMPARATOR: the value as cd_value_send writes it (a length,
- *	      then composites and arrays structurally, text-like values by their
- *	      type's output function in the database encoding, other values by
- *	      their type's send function).
+ *	      then composites, arrays and ranges structurally, other values by
+ *	      their type's send function, or output function if it has none,
+ *	      under settings that make them exact and text in the database
+ *	      encoding).
  *
  * Nothing in it depends on the node or the process: no OIDs but the fixed
  * ones of the initial catalog, no addresses,
@@ -56,6 +59,7 @@
 #include "serialize.h"
 
 #define CD_SERIAL_VERSION		2
+#define CD_SERIAL_VERSION_VALUES	3	/* CD_KEY_COMPARATOR */
 
 /* the largest serialized state: a bytea's payload */
 #define CD_SERIAL_MAX_SIZE		((Size) (MaxAllocSize - VARHDRSZ))
@@ -109,7 +113,8 @@ cd_state_header(StringInfo buf, const CDKeyType *kt, uint32 n, Size keybytes)
 	if (keybytes > CD_SERIAL_MAX_SIZE - 4 * NAMEDATALEN - 8)
 		too_large(n, keybytes);
 	pq_begintypsend(buf);
-	pq_sendint8(buf, CD_SERIAL_VERSION);
+	pq_sendint8(buf, kt->encoding == CD_KEY_COMPARATOR ?
+				CD_SERIAL_VERSION_VALUES : CD_SERIAL_VERSION);
 	pq_sendint8(buf, (uint8) kt->encoding);
 	pq_sendint8(buf, kt->width);
 	pq_sendint8(buf, kt->encoding == CD_KEY_COMPARATOR ?
@@ -145,7 +150,7 @@ cd_state_write(const CDKeyType *kt, CDValueIO *vio, CDKeyReader *r)
 	{
 		SendArgs	args = {&buf, kt, vio, r};
 
-		send_values(&args);
+		cd_value_io_run(vio, false, send_values, &args);
 	}
 	elog(DEBUG2, "count_distinct: %u keys of %d bytes serialized into %d bytes",
 		 n, kt->width, buf.len);
@@ -225,7 +230,8 @@ cd_state_read_header(StringInfo buf, const char *data, Size len,
 	h->encoding = pq_getmsgbyte(buf);
 	h->width = pq_getmsgbyte(buf);
 	textenc = pq_getmsgbyte(buf);
-	if (version != CD_SERIAL_VERSION ||
+	if (version != (h->encoding == CD_KEY_COMPARATOR ?
+					CD_SERIAL_VERSION_VALUES : CD_SERIAL_VERSION) ||
 		(textenc != 0 && h->encoding != CD_KEY_COMPARATOR))
 		cd_invalid_state("Unknown format version.");
 	h->text_encoding = textenc == 0 ? GetDatabaseEncoding() : textenc - 1;
@@ -330,7 +336,7 @@ cd_state_read_keys(StringInfo buf, const CDKeyType *kt, CDValueIO *vio,
 	{
 		ReceiveArgs args = {buf, kt, vio, n, w};
 
-		receive_values(&args);
+		cd_value_io_run(vio, true, receive_values, &args);
 	}
 	pq_getmsgend(buf);
 }

@@ -10,14 +10,22 @@
  *	    column's value (recursively);
  *	  array: uint8 dimensions; per dimension int32 length and lower bound;
  *	    per element a NULL flag and, if not NULL, the element (recursively);
+ *	    int2vector and oidvector alike, read back as vectors;
  *	  domain: its base type's value (checked against the domain on reading);
- *	  anything else: the type's send function's bytes (binary I/O), or its
- *	    output function's text in the database encoding: for types without
- *	    binary I/O and for text-like types (categories string, enum and
- *	    user-defined: text, citext, enums, json, jsonb, xml, tsvector,
- *	    hstore, ...), whose send functions would write the session's client
- *	    encoding.  Text is read back in the database encoding, converted
- *	    from the sender's (cd_value_io_set_encoding) if it differs.
+ *	  range: uint8 flags (as range_send writes them), then the lower and
+ *	    upper bounds that are present, as values of the subtype
+ *	    (recursively);
+ *	  multirange: uint32 number of ranges, then each range (recursively);
+ *	  anything else (a leaf): the bytes of the type's send function, or, for
+ *	    a type without binary I/O, the text of its output function in the
+ *	    database encoding.  Both depend on session settings, so leaves are
+ *	    written and read under fixed ones (SessionIO below): text that send
+ *	    functions write (pq_sendtext: text, enums, jsonb, citext, hstore,
+ *	    ...) is in the database encoding whatever the client encoding, and
+ *	    output functions write exact, unambiguous text (floats with all
+ *	    their digits, ISO dates, ...).  Text is read back in the database
+ *	    encoding, converted from the writer's (cd_value_io_set_encoding) if
+ *	    it differs.
  * A type or collation is written as a kind byte and then, for the objects
  * of the initial catalog (OIDs below FirstGenbkiObjectId, fixed in
  * PostgreSQL's catalog data), the OID, else two NUL-terminated strings, its
@@ -47,7 +55,14 @@
 #include "utils/acl.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
+#include "utils/bytea.h"
+#include "utils/float.h"
+#include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
+#if PG_VERSION_NUM >= 140000
+#include "utils/multirangetypes.h"
+#endif
+#include "utils/rangetypes.h"
 #include "utils/syscache.h"
 #include "utils/typcache.h"
 
@@ -60,7 +75,9 @@ typedef enum TypeShape
 	SHAPE_LEAF,
 	SHAPE_COMPOSITE,
 	SHAPE_ARRAY,
-	SHAPE_DOMAIN
+	SHAPE_DOMAIN,
+	SHAPE_RANGE,
+	SHAPE_MULTIRANGE
 } TypeShape;
 
 typedef struct TypeIO
@@ -74,6 +91,8 @@ typedef struct TypeIO
 	int16		elemlen;
 	bool		elembyval;
 	char		elemalign;
+	TypeCacheEntry *typcache;	/* SHAPE_RANGE, SHAPE_MULTIRANGE */
+	Oid			subtypid;		/* the range's subtype, the multirange's range */
 	bool		binary;			/* SHAPE_LEAF: send/receive, else out/in */
 	FmgrInfo	sendfn;
 	FmgrInfo	recvfn;
@@ -86,6 +105,7 @@ struct CDValueIO
 	MemoryContext mcxt;
 	TypeIO	   *types;
 	int			src_encoding;	/* of text being received */
+	int			prepared_encoding;	/* PrepareClientEncoding done for it */
 };
 
 CDValueIO *
@@ -95,24 +115,8 @@ cd_value_io_create(MemoryContext mcxt)
 
 	vio->mcxt = mcxt;
 	vio->src_encoding = GetDatabaseEncoding();
+	vio->prepared_encoding = GetDatabaseEncoding();
 	return vio;
-}
-
-/*
- * Would the type's send function write text in the client encoding?  The
- * string and enum categories (text, varchar, bpchar, name, citext, enums)
- * and user-defined types (json, jsonb, xml, tsvector, extension types such
- * as hstore) send text through pq_sendtext, which converts to the session's
- * client encoding: those go by their output function, which writes the
- * database encoding.  (A range over such a type still sends its bounds by
- * their send functions: readable in the same client encoding only.)
- */
-static bool
-text_like(Form_pg_type typ)
-{
-	return typ->typcategory == TYPCATEGORY_STRING ||
-		typ->typcategory == TYPCATEGORY_ENUM ||
-		typ->typcategory == TYPCATEGORY_USER;
 }
 
 static TypeIO *
@@ -143,6 +147,20 @@ type_io(CDValueIO *vio, Oid typid)
 	}
 	else if (typid == RECORDOID || typ->typtype == TYPTYPE_COMPOSITE)
 		t->shape = SHAPE_COMPOSITE;
+	else if (typ->typtype == TYPTYPE_RANGE)
+	{
+		t->shape = SHAPE_RANGE;
+		t->typcache = lookup_type_cache(typid, TYPECACHE_RANGE_INFO);
+		t->subtypid = t->typcache->rngelemtype->type_id;
+	}
+#if PG_VERSION_NUM >= 140000
+	else if (typ->typtype == TYPTYPE_MULTIRANGE)
+	{
+		t->shape = SHAPE_MULTIRANGE;
+		t->typcache = lookup_type_cache(typid, TYPECACHE_MULTIRANGE_INFO);
+		t->subtypid = t->typcache->rngtype->type_id;
+	}
+#endif
 	else if (OidIsValid(get_element_type(typid)))
 	{
 		t->shape = SHAPE_ARRAY;
@@ -153,8 +171,7 @@ type_io(CDValueIO *vio, Oid typid)
 	else
 	{
 		t->shape = SHAPE_LEAF;
-		t->binary = OidIsValid(typ->typsend) && OidIsValid(typ->typreceive) &&
-			!text_like(typ);
+		t->binary = OidIsValid(typ->typsend) && OidIsValid(typ->typreceive);
 		t->ioparam = getTypeIOParam(tp);
 		fmgr_info_cxt(t->binary ? typ->typsend : typ->typoutput,
 					  &t->sendfn, vio->mcxt);
@@ -416,6 +433,171 @@ end_length(StringInfo buf, int start)
 	memcpy(buf->data + start, &len, 4);
 }
 
+/*
+ * The session settings that leaves are written and read under.  Send
+ * functions write text in the client encoding (pq_sendtext) and receive
+ * functions read it in the client encoding (pq_getmsgtext); output
+ * functions follow DateStyle, IntervalStyle, extra_float_digits and
+ * bytea_output (and user-defined ones may follow any of them).  A state is
+ * written in one process and read in another (a parallel worker's client
+ * encoding is always the database's, the leader's is the session's), and
+ * its values must come back exactly, so while a leaf is written or read:
+ * the client encoding is the encoding of the state's text (the database's
+ * when writing, the writer's database's when reading), and the output
+ * settings are those whose text is exact and unambiguous, as pg_dump sets
+ * them.  These are the variables behind the settings, set and restored
+ * around the calls, error or not: no catalog access and no GUC stack (whose
+ * changes parallel workers refuse).  Restoring the client encoding cannot
+ * fail: it is the one set before, whose conversion is cached.  When a
+ * session already has those values (the defaults, in a database whose
+ * encoding is the client's), nothing is set.
+ */
+typedef struct SessionIO
+{
+	int			client_encoding;
+	int			date_style;
+	int			date_order;
+	int			interval_style;
+	int			float_digits;
+	int			bytea_out;
+} SessionIO;
+
+static inline bool
+session_io_exact(int encoding)
+{
+	return pg_get_client_encoding() == encoding &&
+		DateStyle == USE_ISO_DATES && DateOrder == DATEORDER_MDY &&
+		IntervalStyle == INTSTYLE_POSTGRES && extra_float_digits == 1 &&
+		bytea_output == BYTEA_OUTPUT_HEX;
+}
+
+static void
+session_io_begin(SessionIO *saved, int encoding)
+{
+	saved->client_encoding = pg_get_client_encoding();
+	saved->date_style = DateStyle;
+	saved->date_order = DateOrder;
+	saved->interval_style = IntervalStyle;
+	saved->float_digits = extra_float_digits;
+	saved->bytea_out = bytea_output;
+	if (saved->client_encoding != encoding && SetClientEncoding(encoding) < 0)
+		elog(ERROR, "could not set the client encoding to %s",
+			 pg_encoding_to_char(encoding));
+	DateStyle = USE_ISO_DATES;
+	DateOrder = DATEORDER_MDY;
+	IntervalStyle = INTSTYLE_POSTGRES;
+	extra_float_digits = 1;
+	bytea_output = BYTEA_OUTPUT_HEX;
+}
+
+static void
+session_io_end(const SessionIO *saved)
+{
+	if (pg_get_client_encoding() != saved->client_encoding)
+		(void) SetClientEncoding(saved->client_encoding);
+	DateStyle = saved->date_style;
+	DateOrder = saved->date_order;
+	IntervalStyle = saved->interval_style;
+	extra_float_digits = saved->float_digits;
+	bytea_output = saved->bytea_out;
+}
+
+void
+cd_value_io_run(CDValueIO *vio, bool receiving, void (*fn) (void *arg),
+				void *arg)
+{
+	int			encoding = receiving ? vio->src_encoding : GetDatabaseEncoding();
+	SessionIO	saved;
+
+	if (session_io_exact(encoding))
+	{
+		fn(arg);
+		return;
+	}
+	session_io_begin(&saved, encoding);
+	PG_TRY();
+	{
+		fn(arg);
+	}
+	PG_FINALLY();
+	{
+		session_io_end(&saved);
+	}
+	PG_END_TRY();
+}
+
+/* a leaf's bytes or text, written under fixed settings */
+static void
+leaf_send(StringInfo buf, TypeIO *t, Datum value)
+{
+	SessionIO	saved;
+	bool		exact = session_io_exact(GetDatabaseEncoding());
+	bytea	   *volatile b = NULL;
+	char	   *volatile s = NULL;
+
+	if (!exact)
+		session_io_begin(&saved, GetDatabaseEncoding());
+	PG_TRY();
+	{
+		if (t->binary)
+			b = SendFunctionCall(&t->sendfn, value);
+		else
+			s = OutputFunctionCall(&t->sendfn, value);
+	}
+	PG_FINALLY();
+	{
+		if (!exact)
+			session_io_end(&saved);
+	}
+	PG_END_TRY();
+
+	if (t->binary)
+	{
+		pq_sendint32(buf, (uint32) (VARSIZE(b) - VARHDRSZ));
+		appendBinaryStringInfo(buf, VARDATA(b), VARSIZE(b) - VARHDRSZ);
+		pfree(b);
+	}
+	else
+	{
+		Size		len = strlen(s);
+
+		pq_sendint32(buf, (uint32) len);
+		appendBinaryStringInfo(buf, s, (int) len);
+		pfree(s);
+	}
+}
+
+/*
+ * A leaf read from vbuf (its bytes, or its text in the database encoding),
+ * under the settings it was written under.
+ */
+static Datum
+leaf_recv(CDValueIO *vio, TypeIO *t, StringInfo vbuf, char *str,
+		  int32 typmod)
+{
+	SessionIO	saved;
+	int			encoding = t->binary ? vio->src_encoding : GetDatabaseEncoding();
+	bool		exact = session_io_exact(encoding);
+	volatile Datum result = (Datum) 0;
+
+	if (!exact)
+		session_io_begin(&saved, encoding);
+	PG_TRY();
+	{
+		if (t->binary)
+			result = ReceiveFunctionCall(&t->recvfn, vbuf, t->ioparam, typmod);
+		else
+			result = InputFunctionCall(&t->recvfn, str, t->ioparam, typmod);
+	}
+	PG_FINALLY();
+	{
+		if (!exact)
+			session_io_end(&saved);
+	}
+	PG_END_TRY();
+	return result;
+}
+
 static void value_send(StringInfo buf, CDValueIO *vio, Oid typid, Datum value);
 
 static void
@@ -502,6 +684,40 @@ array_send_portable(StringInfo buf, CDValueIO *vio, TypeIO *t, Datum value)
 }
 
 static void
+range_send_portable(StringInfo buf, CDValueIO *vio, TypeIO *t, Datum value)
+{
+	RangeType  *range = DatumGetRangeTypeP(value);
+	char		flags = range_get_flags(range);
+	RangeBound	lower;
+	RangeBound	upper;
+	bool		empty;
+
+	range_deserialize(t->typcache, range, &lower, &upper, &empty);
+	pq_sendint8(buf, (uint8) flags);
+	if (RANGE_HAS_LBOUND(flags))
+		value_send(buf, vio, t->subtypid, lower.val);
+	if (RANGE_HAS_UBOUND(flags))
+		value_send(buf, vio, t->subtypid, upper.val);
+}
+
+#if PG_VERSION_NUM >= 140000
+static void
+multirange_send_portable(StringInfo buf, CDValueIO *vio, TypeIO *t,
+						 Datum value)
+{
+	MultirangeType *mr = DatumGetMultirangeTypeP(value);
+	RangeType **ranges;
+	int32		count;
+	int32		i;
+
+	multirange_deserialize(t->typcache->rngtype, mr, &count, &ranges);
+	pq_sendint32(buf, (uint32) count);
+	for (i = 0; i < count; i++)
+		value_send(buf, vio, t->subtypid, RangeTypePGetDatum(ranges[i]));
+}
+#endif
+
+static void
 value_send(StringInfo buf, CDValueIO *vio, Oid typid, Datum value)
 {
 	TypeIO	   *t = type_io(vio, typid);
@@ -523,26 +739,22 @@ value_send(StringInfo buf, CDValueIO *vio, Oid typid, Datum value)
 			array_send_portable(buf, vio, t, value);
 			end_length(buf, start);
 			return;
-		case SHAPE_LEAF:
+		case SHAPE_RANGE:
+			start = begin_length(buf);
+			range_send_portable(buf, vio, t, value);
+			end_length(buf, start);
+			return;
+#if PG_VERSION_NUM >= 140000
+		case SHAPE_MULTIRANGE:
+			start = begin_length(buf);
+			multirange_send_portable(buf, vio, t, value);
+			end_length(buf, start);
+			return;
+#endif
+		default:
 			break;
 	}
-	if (t->binary)
-	{
-		bytea	   *b = SendFunctionCall(&t->sendfn, value);
-
-		pq_sendint32(buf, (uint32) (VARSIZE(b) - VARHDRSZ));
-		appendBinaryStringInfo(buf, VARDATA(b), VARSIZE(b) - VARHDRSZ);
-		pfree(b);
-	}
-	else
-	{
-		char	   *s = OutputFunctionCall(&t->sendfn, value);
-		Size		len = strlen(s);
-
-		pq_sendint32(buf, (uint32) len);
-		appendBinaryStringInfo(buf, s, (int) len);
-		pfree(s);
-	}
+	leaf_send(buf, t, value);
 }
 
 void
@@ -630,6 +842,33 @@ composite_recv(StringInfo buf, CDValueIO *vio, Oid typid, int32 typmod)
 	return result;
 }
 
+/* an int2vector or oidvector of n elements, none NULL */
+static Datum
+vector_build(Oid typid, Datum *elems, bool *nulls, int n)
+{
+	int			i;
+
+	for (i = 0; i < n; i++)
+		if (nulls[i])
+			cd_invalid_state("A vector has a NULL element.");
+	if (typid == INT2VECTOROID)
+	{
+		int16	   *v = palloc(Max(n, 1) * sizeof(int16));
+
+		for (i = 0; i < n; i++)
+			v[i] = DatumGetInt16(elems[i]);
+		return PointerGetDatum(buildint2vector(v, n));
+	}
+	else
+	{
+		Oid		   *v = palloc(Max(n, 1) * sizeof(Oid));
+
+		for (i = 0; i < n; i++)
+			v[i] = DatumGetObjectId(elems[i]);
+		return PointerGetDatum(buildoidvector(v, n));
+	}
+}
+
 static Datum
 array_recv_portable(StringInfo buf, CDValueIO *vio, TypeIO *t)
 {
@@ -654,14 +893,27 @@ array_recv_portable(StringInfo buf, CDValueIO *vio, TypeIO *t)
 			cd_invalid_state("An array bound is out of range.");
 	}
 	nitems = ArrayGetNItems(ndim, dims);
-	if (nitems == 0)
+	/*
+	 * The vector types (int2vector, oidvector) are arrays of one dimension,
+	 * lower bound 0 and no NULLs, even when empty (a general empty array has
+	 * no dimension; their own receive functions cannot read an empty one
+	 * back): built as such.
+	 */
+	if (t->typid == INT2VECTOROID || t->typid == OIDVECTOROID)
+	{
+		if (ndim != 1 || lbs[0] != 0)
+			cd_invalid_state("A vector is not of one dimension from 0.");
+		if (dims[0] > FUNC_MAX_ARGS)
+			cd_invalid_state("A vector has too many elements.");
+	}
+	else if (nitems == 0)
 		return PointerGetDatum(construct_empty_array(t->elemtype));
 	/* every element takes at least its NULL flag */
 	if (nitems > buf->len - buf->cursor)
 		cd_invalid_state("An array has more elements than bytes.");
 
-	elems = palloc(nitems * sizeof(Datum));
-	nulls = palloc(nitems * sizeof(bool));
+	elems = palloc(Max(nitems, 1) * sizeof(Datum));
+	nulls = palloc(Max(nitems, 1) * sizeof(bool));
 	for (i = 0; i < nitems; i++)
 	{
 		int			isnull = pq_getmsgbyte(buf);
@@ -671,10 +923,59 @@ array_recv_portable(StringInfo buf, CDValueIO *vio, TypeIO *t)
 		nulls[i] = isnull;
 		elems[i] = isnull ? (Datum) 0 : value_recv(buf, vio, t->elemtype, -1);
 	}
+	if (t->typid == INT2VECTOROID || t->typid == OIDVECTOROID)
+		return vector_build(t->typid, elems, nulls, nitems);
 	return PointerGetDatum(construct_md_array(elems, nulls, ndim, dims, lbs,
 											  t->elemtype, t->elemlen,
 											  t->elembyval, t->elemalign));
 }
+
+static Datum
+range_recv_portable(StringInfo buf, CDValueIO *vio, TypeIO *t)
+{
+	int			flags = pq_getmsgbyte(buf);
+	RangeBound	lower = {0};
+	RangeBound	upper = {0};
+
+	if ((flags & ~(RANGE_EMPTY | RANGE_LB_INC | RANGE_LB_INF |
+				   RANGE_UB_INC | RANGE_UB_INF)) != 0 ||
+		((flags & RANGE_EMPTY) != 0 && flags != RANGE_EMPTY))
+		cd_invalid_state("A range's flags are not valid.");
+	if (RANGE_HAS_LBOUND(flags))
+		lower.val = value_recv(buf, vio, t->subtypid, -1);
+	lower.infinite = (flags & RANGE_LB_INF) != 0;
+	lower.inclusive = (flags & RANGE_LB_INC) != 0;
+	lower.lower = true;
+	if (RANGE_HAS_UBOUND(flags))
+		upper.val = value_recv(buf, vio, t->subtypid, -1);
+	upper.infinite = (flags & RANGE_UB_INF) != 0;
+	upper.inclusive = (flags & RANGE_UB_INC) != 0;
+	upper.lower = false;
+	/* checks that lower <= upper, and canonicalizes */
+	return RangeTypePGetDatum(CD_MAKE_RANGE(t->typcache, &lower, &upper,
+											(flags & RANGE_EMPTY) != 0));
+}
+
+#if PG_VERSION_NUM >= 140000
+static Datum
+multirange_recv_portable(StringInfo buf, CDValueIO *vio, TypeIO *t)
+{
+	uint32		count = (uint32) pq_getmsgint(buf, 4);
+	RangeType **ranges;
+	uint32		i;
+
+	/* every range takes at least its length and flags */
+	if (count > (uint32) (buf->len - buf->cursor) / 5)
+		cd_invalid_state("A multirange has more ranges than bytes.");
+	ranges = palloc(Max(count, 1) * sizeof(RangeType *));
+	for (i = 0; i < count; i++)
+		ranges[i] = DatumGetRangeTypeP(value_recv(buf, vio, t->subtypid, -1));
+	/* sorts and merges the ranges, as multirange_recv does */
+	return MultirangeTypePGetDatum(make_multirange(t->typid,
+												   t->typcache->rngtype,
+												   (int32) count, ranges));
+}
+#endif
 
 static Datum
 value_recv(StringInfo buf, CDValueIO *vio, Oid typid, int32 typmod)
@@ -709,9 +1010,17 @@ value_recv(StringInfo buf, CDValueIO *vio, Oid typid, int32 typmod)
 		case SHAPE_ARRAY:
 			result = array_recv_portable(&vbuf, vio, t);
 			break;
+		case SHAPE_RANGE:
+			result = range_recv_portable(&vbuf, vio, t);
+			break;
+#if PG_VERSION_NUM >= 140000
+		case SHAPE_MULTIRANGE:
+			result = multirange_recv_portable(&vbuf, vio, t);
+			break;
+#endif
 		default:
 			if (t->binary)
-				result = ReceiveFunctionCall(&t->recvfn, &vbuf, t->ioparam, typmod);
+				result = leaf_recv(vio, t, &vbuf, NULL, typmod);
 			else
 			{
 				char	   *str = vbuf.data;
@@ -725,7 +1034,7 @@ value_recv(StringInfo buf, CDValueIO *vio, Oid typid, int32 typmod)
 					str = (char *) pg_do_encoding_conversion((unsigned char *) vbuf.data,
 															 len, vio->src_encoding,
 															 GetDatabaseEncoding());
-				result = InputFunctionCall(&t->recvfn, str, t->ioparam, typmod);
+				result = leaf_recv(vio, t, &vbuf, str, typmod);
 				if (str != vbuf.data)
 					pfree(str);
 				vbuf.cursor = vbuf.len;
@@ -750,5 +1059,18 @@ cd_value_io_set_encoding(CDValueIO *vio, int encoding)
 {
 	if (!PG_VALID_BE_ENCODING(encoding))
 		cd_invalid_state("The state names an encoding that is not a server encoding.");
+	/* receive functions convert from it as from a client encoding */
+	if (encoding != vio->prepared_encoding)
+	{
+		if (PrepareClientEncoding(encoding) < 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("conversion between %s and %s is not supported",
+							pg_encoding_to_char(encoding),
+							GetDatabaseEncodingName()),
+					 errdetail("A count_distinct state was written in a database of encoding %s.",
+							   pg_encoding_to_char(encoding))));
+		vio->prepared_encoding = encoding;
+	}
 	vio->src_encoding = encoding;
 }

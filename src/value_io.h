@@ -8,9 +8,11 @@
  * record_send and array_send write type OIDs (which differ between nodes
  * for enums, extension types, composites), and record_recv cannot read an
  * anonymous record (ROW(a, b)) or an array of them at all.  So composite
- * values and arrays are written structurally here, with the column types
- * of anonymous records named, and only the leaves (scalars, ranges, ...) go
- * through their type's send/receive (or output/input) functions.  Types and
+ * values, arrays and ranges are written structurally here, with the column
+ * types of anonymous records named, and only the leaves go through their
+ * type's send/receive (or, without those, output/input) functions, under
+ * session settings fixed so that they write the same bytes in every
+ * process (text in the database encoding whatever the client encoding).  Types and
  * collations are named by schema and name, except those of the initial
  * catalog, whose OIDs PostgreSQL fixes (int4 is 23 everywhere).
  *
@@ -77,10 +79,19 @@ extern Datum cd_value_recv(StringInfo buf, CDValueIO *vio, Oid typid,
 						   int32 typmod);
 
 /*
- * Text inside values (types sent by their output functions) is written in
- * the database encoding; cd_value_io_set_encoding sets the encoding of the
- * text being received (that of the database that wrote it; ERROR if it is
- * not a server encoding), converted to this database's on receipt.
+ * Runs fn(arg), which writes (receiving: reads) values, with the session
+ * settings that leaves are written and read under (value_io.c) set once for
+ * all of them rather than around each leaf.
+ */
+extern void cd_value_io_run(CDValueIO *vio, bool receiving,
+							void (*fn) (void *arg), void *arg);
+
+/*
+ * Text inside values is written in the database encoding;
+ * cd_value_io_set_encoding sets the encoding of the text being received
+ * (that of the database that wrote it; ERROR if it is not a server encoding
+ * or cannot be converted to this database's), converted to this database's
+ * on receipt.
  */
 extern void cd_value_io_set_encoding(CDValueIO *vio, int encoding);
 

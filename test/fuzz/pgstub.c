@@ -957,6 +957,12 @@ format_type_be(Oid type_oid)
  * builds and reads; other element types abort.
  */
 #include "utils/array.h"
+#include "utils/bytea.h"
+#include "utils/float.h"
+#if PG_VERSION_NUM >= 140000
+#include "utils/multirangetypes.h"
+#endif
+#include "utils/rangetypes.h"
 
 int
 ArrayGetNItems(int ndim, const int *dims)
@@ -1096,6 +1102,31 @@ void heap_deform_tuple(HeapTuple tuple, TupleDesc tupleDesc, Datum *values, bool
 HeapTuple heap_form_tuple(TupleDesc tupleDescriptor, Datum *values, bool *isnull) { STUB_UNREACHABLE("heap_form_tuple"); }
 void heap_freetuple(HeapTuple htup) { STUB_UNREACHABLE("heap_freetuple"); }
 TupleDesc lookup_rowtype_tupdesc(Oid type_id, int32 typmod) { STUB_UNREACHABLE("lookup_rowtype_tupdesc"); }
+
+/* value_io.c's leaves' session settings and its ranges: never reached either */
+int			DateStyle = USE_ISO_DATES;
+int			DateOrder = DATEORDER_MDY;
+int			IntervalStyle = INTSTYLE_POSTGRES;
+int			extra_float_digits = 1;
+int			bytea_output = BYTEA_OUTPUT_HEX;
+int pg_get_client_encoding(void) { return PG_UTF8; }
+int SetClientEncoding(int encoding) { STUB_UNREACHABLE("SetClientEncoding"); }
+int PrepareClientEncoding(int encoding) { STUB_UNREACHABLE("PrepareClientEncoding"); }
+const char *GetDatabaseEncodingName(void) { return "UTF8"; }
+int2vector *buildint2vector(const int16 *int2s, int n) { STUB_UNREACHABLE("buildint2vector"); }
+oidvector *buildoidvector(const Oid *oids, int n) { STUB_UNREACHABLE("buildoidvector"); }
+const char *pg_encoding_to_char(int encoding) { return encoding == PG_UTF8 ? "UTF8" : ""; }
+char range_get_flags(const RangeType *range) { STUB_UNREACHABLE("range_get_flags"); }
+void range_deserialize(TypeCacheEntry *typcache, const RangeType *range, RangeBound *lower, RangeBound *upper, bool *empty) { STUB_UNREACHABLE("range_deserialize"); }
+#if PG_VERSION_NUM >= 160000
+RangeType *make_range(TypeCacheEntry *typcache, RangeBound *lower, RangeBound *upper, bool empty, struct Node *escontext) { STUB_UNREACHABLE("make_range"); }
+#else
+RangeType *make_range(TypeCacheEntry *typcache, RangeBound *lower, RangeBound *upper, bool empty) { STUB_UNREACHABLE("make_range"); }
+#endif
+#if PG_VERSION_NUM >= 140000
+void multirange_deserialize(TypeCacheEntry *rangetyp, const MultirangeType *multirange, int32 *range_count, RangeType ***ranges) { STUB_UNREACHABLE("multirange_deserialize"); }
+MultirangeType *make_multirange(Oid mltrngtypoid, TypeCacheEntry *rangetyp, int32 range_count, RangeType **ranges) { STUB_UNREACHABLE("make_multirange"); }
+#endif
 
 /* values built by the harness are never toasted or short */
 struct varlena *
