@@ -259,6 +259,100 @@ extern void dset_check_same_type(const CDKeyType *a, const CDKeyType *b);
  */
 extern void dset_check_element_type(const CDKeyType *kt, Oid typid);
 
+/*
+ * Fixed-width keys as runs of consecutive keys (first .. last, inclusive),
+ * read without expanding them: a source hands out disjoint runs in
+ * ascending order (not necessarily maximal: adjacent runs are joined by
+ * whoever needs maximal ones); rewind starts it over.  Set algebra on
+ * runs-layout sets then costs their runs, never their values.
+ */
+typedef struct DSRunSource DSRunSource;
+struct DSRunSource
+{
+	bool		(*next) (DSRunSource *s, uint64 *first, uint64 *last);
+	void		(*rewind) (DSRunSource *s);
+};
+
+/*
+ * Packed fixed-width keys: a stored set's keys in place, or a sequence
+ * packed the same way with a count of up to 2^64 - 1 (aggregate states).
+ */
+typedef struct DSPacked
+{
+	int			width;
+	bool		runs;			/* the runs layout, else blocks */
+	uint64		n;				/* keys */
+	const char *data;			/* the layout's bytes */
+	Size		len;
+} DSPacked;
+
+/* A reader of a packed sequence's runs (its keys checked increasing). */
+typedef struct DSPackedReader
+{
+	DSRunSource src;
+	const DSPacked *p;
+	Size		pos;			/* the next byte */
+	uint64		left;			/* keys not read yet */
+	uint64		nruns;			/* runs layout: runs not read yet */
+	uint64		prev;			/* the last key read */
+	bool		started;
+	uint32		m;				/* blocks layout: the block's keys ... */
+	uint32		i;				/* ... and the next of them */
+	uint64		calls;
+	uint64		keys[DSET_BLOCK];
+} DSPackedReader;
+
+/* dset_format.c: packed keys, read and written as runs */
+extern void dset_packed(const bytea *ds, const DSHeader *h, DSPacked *p);
+extern void dset_packed_reader(DSPackedReader *r, const DSPacked *p);
+/* The number of keys of a source (ERROR 54000 past 2^64 - 1). */
+extern uint64 dset_count_runs(DSRunSource *src);
+
+/*
+ * A stored set of kt's values holding the keys of src: ERROR 54000, before
+ * anything is allocated for it, if it would hold more than 4294967295
+ * values or more than 1 GB of keys.  Memory: the result only.
+ */
+extern bytea *dset_encode_runs(const CDKeyType *kt, DSRunSource *src);
+
+/*
+ * The keys of src packed as a stored set's keys (the shorter layout) into
+ * buf, which p then describes; any count.
+ */
+extern void dset_pack_runs(StringInfo buf, int width, DSRunSource *src,
+						   DSPacked *p);
+
+/* ERROR 54000: a stored set of n values (of width bytes; 0: byte keys). */
+#ifdef pg_noreturn				/* 18+ */
+pg_noreturn extern void dset_too_large(uint64 n, int width);
+#else
+extern void dset_too_large(uint64 n, int width) pg_attribute_noreturn();
+#endif
+
+/* dset_ops.c: set algebra on runs of runs (dset_merge_*: a source of the result) */
+typedef struct DSMerge
+{
+	DSRunSource src;
+	DSRunSource *a;
+	DSRunSource *b;
+	int			op;				/* DSET_OP_* */
+	bool		ha,
+				hb;				/* a's and b's current runs: */
+	uint64		af,
+				al,
+				bf,
+				bl;
+	bool		hc;				/* except: the rest of a's run */
+	uint64		cf,
+				cl;
+} DSMerge;
+
+#define DSET_OP_UNION		1
+#define DSET_OP_INTERSECT	2
+#define DSET_OP_EXCEPT		3
+
+extern void dset_merge(DSMerge *m, int op, DSRunSource *a, DSRunSource *b);
+
 /* dset_ops.c: set algebra on runs (results in CurrentMemoryContext) */
 extern void dsk_union(DSKeys *out, const DSKeys *a, const DSKeys *b);
 extern void dsk_intersect(DSKeys *out, const DSKeys *a, const DSKeys *b);
