@@ -180,6 +180,8 @@ extern bool dsk_key_is_canonical(const CDKeyType *kt, uint64 key);
  * and receiving it again with the type's functions.
  */
 extern void dsk_validate_values(const DSKeys *k);
+/* Is every (in-range) key of kt canonical and the key of a valid value? */
+extern bool dsk_keys_all_valid(const CDKeyType *kt);
 /* A reader of k's keys (keystream.h). */
 extern void dsk_reader(const DSKeys *k, CDKeyReader *r);
 /* Packed keys (keypack.h) and back; unpacking validates everything. */
@@ -321,6 +323,14 @@ extern bytea *dset_encode_runs(const CDKeyType *kt, DSRunSource *src);
  */
 extern void dset_pack_runs(StringInfo buf, int width, DSRunSource *src,
 						   DSPacked *p);
+
+/*
+ * Binary input of fixed-width keys whose every key is a valid value
+ * (dsk_keys_all_valid): true if ds is exactly what dset_encode writes,
+ * checked run by run without decoding it (ERROR 22P03 if not); false for
+ * other types, which binary input decodes and checks value by value.
+ */
+extern bool dset_recv_in_place(FunctionCallInfo fcinfo, const bytea *ds);
 
 /* ERROR 54000: a stored set of n values (of width bytes; 0: byte keys). */
 #ifdef pg_noreturn				/* 18+ */

@@ -1466,3 +1466,25 @@ dset_pack_runs(StringInfo buf, int width, DSRunSource *src, DSPacked *p)
 	p->data = buf->data + start;
 	p->len = buf->len - start;
 }
+
+bool
+dset_recv_in_place(FunctionCallInfo fcinfo, const bytea *ds)
+{
+	DSHeader	h;
+	DSPacked	p;
+	DSPackedReader r;
+	bytea	   *again;
+	bool		same;
+
+	if (dset_header(fcinfo, ds, &h)->width == 0 || !dsk_keys_all_valid(h.kt))
+		return false;
+	dset_packed(ds, &h, &p);
+	dset_packed_reader(&r, &p);
+	again = dset_encode_runs(h.kt, &r.src);
+	same = VARSIZE_ANY_EXHDR(again) == VARSIZE_ANY_EXHDR(ds) &&
+		memcmp(VARDATA_ANY(again), VARDATA_ANY(ds), VARSIZE_ANY_EXHDR(ds)) == 0;
+	pfree(again);
+	if (!same)
+		dset_invalid("The value is not in canonical form.");
+	return true;
+}

@@ -160,8 +160,9 @@ datums_of(const DSKeys *keys)
 	return values;
 }
 
-static ArrayType *
-array_of(const CDKeyType *kt, Datum *values, uint32 n)
+/* ERROR 54000 unless an array holds n values of kt */
+static void
+check_array_size(const CDKeyType *kt, uint32 n)
 {
 	if ((Size) n > MaxArraySize)
 		ereport(ERROR,
@@ -169,6 +170,21 @@ array_of(const CDKeyType *kt, Datum *values, uint32 n)
 				 errmsg("distinct_set too large for an array"),
 				 errdetail("The set holds %u values; an array holds at most %zu.",
 						   n, (Size) MaxArraySize)));
+	/* fixed-size values: known from the count, before anything is decoded */
+	if (kt->typlen > 0 &&
+		(Size) n * att_align_nominal(kt->typlen, kt->typalign) >
+		MaxAllocSize - ARR_OVERHEAD_NONULLS(1))
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("distinct_set too large for an array"),
+				 errdetail("The set's %u values take more than the 1 GB an array holds.",
+						   n)));
+}
+
+static ArrayType *
+array_of(const CDKeyType *kt, Datum *values, uint32 n)
+{
+	check_array_size(kt, n);
 	return construct_array(values, (int) n, kt->basetypid, kt->typlen,
 						   kt->typbyval, kt->typalign);
 }
@@ -201,6 +217,9 @@ receive(FunctionCallInfo fcinfo, const char *data, int len)
 
 	SET_VARSIZE(ds, VARHDRSZ + len);
 	memcpy(VARDATA(ds), data, len);
+	/* integer keys: checked run by run, not decoded */
+	if (dset_recv_in_place(fcinfo, ds))
+		return ds;
 	kt = dset_decode(fcinfo, ds, &keys);
 	dsk_validate_values(&keys);
 	again = dset_encode(kt, &keys);
@@ -343,11 +362,14 @@ ordered_datums(const CDKeyType *kt, const DSKeys *keys, Oid collation)
 Datum
 distinct_set_to_array(PG_FUNCTION_ARGS)
 {
+	DSHeader	h;
 	DSKeys		keys;
 	const CDKeyType *kt;
 
 	if (PG_ARGISNULL(0))
 		PG_RETURN_NULL();
+	kt = dset_header(fcinfo, PG_GETARG_DSET_P(0), &h);
+	check_array_size(kt, h.n);
 	kt = dset_decode(fcinfo, PG_GETARG_DSET_P(0), &keys);
 	check_value_arg(fcinfo, kt, 1);
 	PG_RETURN_ARRAYTYPE_P(array_of(kt, ordered_datums(kt, &keys, PG_GET_COLLATION()),

@@ -1,0 +1,200 @@
+--
+-- distinct_set at its limits: sets of runs (a few bytes each) holding up to
+-- 134217727 int8 values (1 GB of keys, the most a stored set holds), on
+-- every operator and aggregate.  Truths are arithmetic: the runs' starts
+-- and lengths are known.  A stored result over the limits (4294967295
+-- values, 1 GB of keys) fails with 54000; counting forms are exact past
+-- 2^32.  No query here decodes such a set: each runs in a few MB.
+--
+SET client_min_messages = warning;
+CREATE EXTENSION IF NOT EXISTS count_distinct;
+RESET client_min_messages;
+
+-- LEB128 varint of v, as hex
+CREATE FUNCTION pg_temp.varint(v numeric) RETURNS text
+LANGUAGE plpgsql IMMUTABLE AS $$
+DECLARE
+    r text := '';
+    b int;
+BEGIN
+    LOOP
+        b := (v % 128)::int;
+        v := floor(v / 128);
+        IF v > 0 THEN
+            r := r || lpad(to_hex(b + 128), 2, '0');
+        ELSE
+            RETURN r || lpad(to_hex(b), 2, '0');
+        END IF;
+    END LOOP;
+END $$;
+
+-- a stored set of int8 (w = 8) or int4 (w = 4) in the runs layout (format
+-- version 1, dset.h): runs starts[i] .. starts[i] + lens[i] - 1, ascending,
+-- not adjacent
+CREATE FUNCTION pg_temp.int8_runs(starts int8[], lens int8[], w int DEFAULT 8)
+RETURNS distinct_set
+LANGUAGE plpgsql AS $$
+DECLARE
+    total numeric := 0;
+    body text;
+    prevend numeric;
+BEGIN
+    FOR i IN 1 .. array_length(starts, 1) LOOP
+        total := total + lens[i];
+    END LOOP;
+    body := pg_temp.varint(array_length(starts, 1));
+    FOR i IN 1 .. array_length(starts, 1) LOOP
+        IF i = 1 THEN
+            body := body || CASE w WHEN 8
+                THEN lpad(to_hex(starts[1] # (-9223372036854775808)::int8), 16, '0')
+                ELSE lpad(to_hex(starts[1] + 2147483648), 8, '0') END;
+        ELSE
+            body := body || pg_temp.varint(starts[i]::numeric - prevend - 2);
+        END IF;
+        body := body || pg_temp.varint(lens[i] - 1);
+        prevend := starts[i]::numeric + lens[i] - 1;
+    END LOOP;
+    RETURN distinct_set_from_bytes(decode('0103' || lpad(to_hex(w), 2, '0') || '01'
+                                          || lpad(to_hex(total::int8), 8, '0')
+                                          || CASE w WHEN 8 THEN '0100000014' ELSE '0100000017' END
+                                          || '00' || body, 'hex'));
+END $$;
+
+-- the helper against the type's own encoder
+SELECT pg_temp.int8_runs('{1,100}', '{50,50}')
+       = distinct_set(array(SELECT g::int8 FROM generate_series(1, 50) g
+                            UNION ALL SELECT g FROM generate_series(100, 149) g)) AS helper_ok,
+       pg_temp.int8_runs('{-5,100}', '{50,50}', 4)
+       = distinct_set(array(SELECT g FROM generate_series(-5, 44) g
+                            UNION ALL SELECT g FROM generate_series(100, 149) g)) AS helper4_ok;
+
+-- M: the most int8 values a stored set holds (1 GB of keys)
+CREATE TEMP TABLE big (i int, s distinct_set);
+INSERT INTO big
+SELECT i, pg_temp.int8_runs(ARRAY[i * 134217727::int8], '{134217727}')
+FROM generate_series(0, 32) i;
+SELECT count(*), sum(cardinality(s)) = 33 * 134217727::numeric AS total,
+       max(octet_length(distinct_set_send(s))) < 40 AS small
+FROM big;
+
+-- one more value is refused
+SELECT pg_temp.int8_runs('{0}', '{134217728}');
+
+-- 33 adjacent runs: their union is 4429185 ... values, past 2^32
+SELECT cardinality(distinct_set_union_agg(s)) = 33 * 134217727::numeric AS union_count_exact FROM big;
+SELECT distinct_set_union_cardinality_agg(s) = 33 * 134217727::numeric AS union_count_exact FROM big;
+SELECT cardinality(distinct_set_union_agg(s)) = 32 * 134217727::numeric AS below_2_32 FROM big WHERE i < 32;
+-- stored: over 4294967295 values, and over 1 GB of keys
+SELECT distinct_set_union_agg(s) IS NULL FROM big;
+SELECT distinct_set_union_agg(s) IS NULL FROM big WHERE i < 2;
+-- the union over the union's own result, in a subquery: still refused
+SELECT cardinality(u) FROM (SELECT distinct_set_union_agg(s) AS u FROM big) x;
+-- grouped: two groups, each exact
+SELECT i % 2 AS g, cardinality(distinct_set_union_agg(s)) = count(*) * 134217727::numeric AS exact
+FROM big GROUP BY 1 ORDER BY 1;
+
+-- window frames: running and sliding, counted exactly; stored, refused
+SELECT bool_and(c = (i + 1) * 134217727::numeric) AS running_exact
+FROM (SELECT i, cardinality(distinct_set_union_agg(s) OVER (ORDER BY i)) AS c FROM big) x;
+SELECT bool_and(c = least(i + 1, 3) * 134217727::numeric) AS sliding_exact
+FROM (SELECT i, cardinality(distinct_set_union_agg(s) OVER (ORDER BY i ROWS 2 PRECEDING)) AS c
+      FROM big) x;
+SELECT count(u) FROM (SELECT distinct_set_union_agg(s) OVER (ORDER BY i ROWS 1 PRECEDING) AS u
+                      FROM big) x;
+SELECT bool_and(u = s) AS one_row_frames
+FROM (SELECT s, distinct_set_union_agg(s) OVER (ORDER BY i ROWS CURRENT ROW) AS u FROM big) x;
+
+-- the intersection aggregate: sets sharing one run
+CREATE TEMP TABLE shared AS
+SELECT i, pg_temp.int8_runs(ARRAY[-1000000 * i::int8, 1000000000], ARRAY[1000, 134217727 - 1000])
+       AS s
+FROM generate_series(1, 20) i;
+SELECT distinct_set_intersect_agg(s) = pg_temp.int8_runs('{1000000000}', '{134216727}') AS intersect_exact,
+       cardinality(distinct_set_intersect_agg(s)) = 134216727 AS count_exact,
+       distinct_set_intersect_cardinality_agg(s) = 134216727 AS count_agg_exact
+FROM shared;
+SELECT bool_and(c = CASE WHEN i = 1 THEN 134217727 ELSE 134216727 END) AS intersect_frames
+FROM (SELECT i, cardinality(distinct_set_intersect_agg(s) OVER (ORDER BY i ROWS 1 PRECEDING)) AS c
+      FROM shared) x;
+SELECT bool_and(c = 134217727 + 1000 * (i > 1)::int) AS union_frames
+FROM (SELECT i, s, cardinality(distinct_set_union_agg(s) OVER (ORDER BY i ROWS 1 PRECEDING)) AS c
+      FROM shared) x;
+
+-- operators on two sets of 1 GB of keys each, overlapping by half
+CREATE TEMP TABLE two AS
+SELECT pg_temp.int8_runs('{0}', '{134217727}') AS a,
+       pg_temp.int8_runs('{67108864}', '{134217727}') AS b;
+SELECT a | b FROM two;
+SELECT cardinality(a | b) = 2 * 134217727 - (134217727 - 67108864) AS union_count,
+       distinct_set_union_cardinality(a, b) = 2 * 134217727 - (134217727 - 67108864) AS union_count_fn,
+       cardinality(a & b) = 134217727 - 67108864 AS intersect_count,
+       cardinality(a - b) = 67108864 AS except_count,
+       cardinality(b - a) = 134217727 - (134217727 - 67108864) AS except_count2
+FROM two;
+SELECT (a & b) = pg_temp.int8_runs('{67108864}', '{67108863}') AS intersect_exact,
+       (a - b) = pg_temp.int8_runs('{0}', '{67108864}') AS except_exact,
+       (b - a) = pg_temp.int8_runs('{134217727}', '{67108864}') AS except_exact2,
+       (a | a) = a AS union_self,
+       (a & a) = a AS intersect_self,
+       cardinality(a - a) = 0 AS except_self
+FROM two;
+SELECT a @> (a & b) AS contains, (a & b) <@ b AS contained, NOT a @> b AS not_contains,
+       NOT b <@ a AS not_contained, a && b AS overlaps,
+       NOT a && pg_temp.int8_runs('{500000000}', '{1000}') AS not_overlaps,
+       a @> a AS contains_self
+FROM two;
+SELECT a = a AS eq, a <> b AS ne, (a < b) = (distinct_set_send(a) < distinct_set_send(b)) AS lt_is_bytes,
+       cardinality(a) = 134217727 AS card,
+       distinct_set_contains(a, 134217726::int8) AS has_last,
+       NOT distinct_set_contains(a, 134217727::int8) AS not_past_last,
+       NOT distinct_set_contains(b, 67108863::int8) AS not_before_first
+FROM two;
+-- more values than an array holds, or its 1 GB: refused
+SELECT distinct_set_to_array(a, NULL::int8) IS NULL FROM two;
+SELECT cardinality(s), distinct_set_to_array(s, NULL::int4) IS NULL
+FROM (SELECT pg_temp.int8_runs('{-100000000,100}', '{100000000,100000000}', 4) AS s) x;
+-- int4 sets: one of 2^28 - 1 values (1 GB of keys) and its neighbour
+SELECT cardinality(pg_temp.int8_runs('{-2147483648}', '{268435455}', 4) | pg_temp.int8_runs('{2000000000}', '{1000}', 4))
+       = 268435455 + 1000 AS int4_count_past_1gb;
+SELECT pg_temp.int8_runs('{-2147483648}', '{268435455}', 4) | pg_temp.int8_runs('{2000000000}', '{1000}', 4);
+SELECT cardinality(pg_temp.int8_runs('{-2147483648}', '{268435455}', 4) - pg_temp.int8_runs('{2000000000}', '{1000}', 4)) = 268435455 AS int4_max;
+SELECT pg_temp.int8_runs('{2147482648}', '{1000}', 4) = distinct_set(array(SELECT g FROM generate_series(2147482648, 2147483647) g))
+       AS int4_top_helper;
+-- many runs against one: a set of every third value in 0 .. 3M
+CREATE TEMP TABLE third AS
+SELECT distinct_set(array(SELECT g::int8 FROM generate_series(0, 3000000, 3) g)) AS t;
+SELECT cardinality(a & t) = 1000001 AS sparse_intersect,
+       cardinality(t - a) = 0 AS sparse_except,
+       cardinality(a - t) = 134217727 - 1000001 AS sparse_except2,
+       a @> t AS sparse_contains,
+       (a & t) = t AS sparse_intersect_eq
+FROM two, third;
+
+-- values and arrays of run sets, against generate_series
+SELECT (SELECT array_agg(v ORDER BY v) FROM distinct_set_values(s, NULL::int8) v)
+       = (SELECT array_agg(g) FROM (SELECT generate_series(10, 1009)::int8 g
+                                    UNION ALL SELECT generate_series(5000, 5099)) x)
+       AS values_exact,
+       distinct_set_to_array(s, NULL::int8)
+       = (SELECT array_agg(g) FROM (SELECT generate_series(10, 1009)::int8 g
+                                    UNION ALL SELECT generate_series(5000, 5099)) x)
+       AS array_exact
+FROM (SELECT pg_temp.int8_runs('{10,5000}', '{1000,100}') AS s) x;
+
+-- cancelling: a 200 ms statement_timeout ends an operation on a large
+-- set within 2 s
+CREATE FUNCTION pg_temp.timed(q text) RETURNS text
+LANGUAGE plpgsql AS $$
+DECLARE
+    t0 timestamptz := clock_timestamp();
+BEGIN
+    EXECUTE q;
+    RETURN 'completed';
+EXCEPTION WHEN query_canceled THEN
+    RETURN CASE WHEN clock_timestamp() - t0 < interval '2 s' THEN 'canceled in time'
+                ELSE 'canceled late: ' || (clock_timestamp() - t0)::text END;
+END $$;
+SET statement_timeout = '200ms';
+SELECT pg_temp.timed('SELECT count(*) FROM two, distinct_set_values(a, NULL::int8)');
+SELECT pg_temp.timed('SELECT cardinality(distinct_set_union_agg(s)) FROM (SELECT distinct_set(array(SELECT g::int8 FROM generate_series(i, 40000000, 7) g)) AS s FROM generate_series(1, 3) i) x');
+RESET statement_timeout;
