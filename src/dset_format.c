@@ -1481,6 +1481,9 @@ dset_recv_in_place(FunctionCallInfo fcinfo, const bytea *ds)
 	dset_packed(ds, &h, &p);
 	dset_packed_reader(&r, &p);
 	again = dset_encode_runs(h.kt, &r.src);
+	/* every pass reads the keys to their end */
+	if (r.pos != p.len)
+		dset_invalid("There are bytes left after the keys.");
 	same = VARSIZE_ANY_EXHDR(again) == VARSIZE_ANY_EXHDR(ds) &&
 		memcmp(VARDATA_ANY(again), VARDATA_ANY(ds), VARSIZE_ANY_EXHDR(ds)) == 0;
 	pfree(again);
