@@ -288,6 +288,21 @@ typedef struct DSPacked
 	Size		len;
 } DSPacked;
 
+/*
+ * Is decoding p into an array of keys cheap: the blocks layout, whose keys
+ * take at most DSET_DECODE_FACTOR times its bytes?  Such sets are merged
+ * as arrays (one pass per key, galloping when one is much shorter);
+ * others, above all runs of consecutive keys, as runs, in memory of the
+ * order of their bytes.
+ */
+#define DSET_DECODE_FACTOR	16
+
+static inline bool
+dset_decode_cheap(const DSPacked *p)
+{
+	return !p->runs && p->n * p->width <= (uint64) p->len * DSET_DECODE_FACTOR;
+}
+
 /* A reader of a packed sequence's runs (its keys checked increasing). */
 typedef struct DSPackedReader
 {
@@ -316,6 +331,9 @@ extern uint64 dset_count_runs(DSRunSource *src);
  * values or more than 1 GB of keys.  Memory: the result only.
  */
 extern bytea *dset_encode_runs(const CDKeyType *kt, DSRunSource *src);
+
+/* A stored set of the keys p packed by dset_pack_runs (limits as above). */
+extern bytea *dset_from_packed(const CDKeyType *kt, const DSPacked *p);
 
 /*
  * The keys of src packed as a stored set's keys (the shorter layout) into
@@ -362,6 +380,16 @@ typedef struct DSMerge
 #define DSET_OP_EXCEPT		3
 
 extern void dset_merge(DSMerge *m, int op, DSRunSource *a, DSRunSource *b);
+
+/* The runs of an array of fixed-width keys, as a source. */
+typedef struct DSKeysRuns
+{
+	DSRunSource src;
+	const DSKeys *k;
+	uint32		i;
+} DSKeysRuns;
+
+extern void dsk_runs(DSKeysRuns *r, const DSKeys *k);
 
 /* dset_ops.c: set algebra on runs (results in CurrentMemoryContext) */
 extern void dsk_union(DSKeys *out, const DSKeys *a, const DSKeys *b);

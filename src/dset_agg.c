@@ -191,19 +191,28 @@ copy_bytes_keys(DSKeys *dst, const DSKeys *k)
 }
 
 /*
- * Decode a stored set of byte keys into the state's context as a run that
- * owns its bytes (decoded in a context of its own first, which is freed).
+ * Decode a stored set into the state's context as a run that owns its keys
+ * (byte keys: decoded in a context of their own first, which is freed).
  */
 static void
-decode_bytes_into(FunctionCallInfo fcinfo, MemoryContext mcxt, bytea *ds,
-				  DSKeys *keys)
+decode_into(FunctionCallInfo fcinfo, MemoryContext mcxt, bytea *ds,
+			int keys_width, DSKeys *keys)
 {
-	MemoryContext tmp = AllocSetContextCreate(CurrentMemoryContext,
-											  "distinct_set decoding",
-											  ALLOCSET_DEFAULT_SIZES);
-	MemoryContext old = MemoryContextSwitchTo(tmp);
+	MemoryContext tmp;
+	MemoryContext old;
 	DSKeys		decoded;
 
+	if (keys_width > 0)
+	{
+		old = MemoryContextSwitchTo(mcxt);
+		(void) dset_decode(fcinfo, ds, keys);
+		MemoryContextSwitchTo(old);
+		return;
+	}
+	tmp = AllocSetContextCreate(CurrentMemoryContext,
+								"distinct_set decoding",
+								ALLOCSET_DEFAULT_SIZES);
+	old = MemoryContextSwitchTo(tmp);
 	(void) dset_decode(fcinfo, ds, &decoded);
 	MemoryContextSwitchTo(mcxt);
 	copy_bytes_keys(keys, &decoded);
@@ -234,7 +243,7 @@ pack_source(DSAggState *s, DSRunSource *src, DSPack *out)
 	out->mem = buf.data;
 }
 
-/* Merge the top two runs of the stack (byte keys). */
+/* Merge the top two runs of the stack. */
 static void
 merge_top(DSAggState *s)
 {
@@ -244,14 +253,18 @@ merge_top(DSAggState *s)
 	DSKeys		copy;
 	MemoryContext old = MemoryContextSwitchTo(s->mcxt);
 
-	/* out points into a's and b's bytes: copied, then all three freed */
 	dsk_union(&out, a, b);
-	copy_bytes_keys(&copy, &out);
-	dsk_free(&out);
+	if (out.width == 0)
+	{
+		/* out points into a's and b's bytes: copied, then all three freed */
+		copy_bytes_keys(&copy, &out);
+		dsk_free(&out);
+		out = copy;
+	}
 	dsk_free(a);
 	dsk_free(b);
 	MemoryContextSwitchTo(old);
-	*a = copy;
+	*a = out;
 	s->nruns--;
 }
 
@@ -383,14 +396,106 @@ bitmap_runs(BitmapRuns *br, const DSBitmap *bm)
 	bitmap_runs_rewind(&br->src);
 }
 
-/* a bitmap's keys (of kt) as a stored set */
+/* the number of keys in a bitmap */
+static uint64
+bitmap_count(const DSBitmap *bm)
+{
+	return pg_popcount((const char *) bm->bits, bm->nwords * 8);
+}
+
+/* A reader of the bitmap's keys (keystream.h), for dset_encode_fixed. */
+typedef struct BitmapReader
+{
+	CDKeyReader r;
+	const uint64 *bits;
+	Size		nwords;
+	uint64		lo;
+	Size		w;				/* the word being read ... */
+	uint64		word;			/* ... and its bits not read yet */
+} BitmapReader;
+
+static uint32
+bitmap_next(CDKeyReader *r, uint64 *dst, uint32 max)
+{
+	BitmapReader *br = (BitmapReader *) r;
+	const uint64 *bits = br->bits;
+	Size		nwords = br->nwords;
+	Size		w = br->w;
+	uint64		word = br->word;
+	uint32		o = 0;
+
+	if (r->pos == 0)
+	{
+		w = 0;
+		word = nwords > 0 ? bits[0] : 0;
+	}
+	while (o < max)
+	{
+		while (word == 0)
+		{
+			if (++w >= nwords)
+				goto done;
+			word = bits[w];
+		}
+		dst[o++] = br->lo + w * 64 + pg_rightmost_one_pos64(word);
+		word &= word - 1;
+	}
+done:
+	br->w = Min(w, nwords);
+	br->word = word;
+	r->pos += o;
+	return o;
+}
+
+/* The number of maximal runs of set bits. */
+static uint64
+bitmap_nruns(const DSBitmap *bm)
+{
+	uint64		n = 0;
+	uint64		carry = 0;
+	Size		w;
+
+	for (w = 0; w < bm->nwords; w++)
+	{
+		uint64		word = bm->bits[w];
+
+		n += pg_popcount64(word & ~((word << 1) | carry));
+		carry = word >> 63;
+	}
+	return n;
+}
+
+/*
+ * a bitmap's keys (of kt) as a stored set: read key by key when it holds
+ * few runs for its keys (the blocks layout is then likely), else as runs
+ */
 static bytea *
 bitmap_encode(const CDKeyType *kt, const DSBitmap *bm)
 {
-	BitmapRuns	br;
+	uint64		n = bitmap_count(bm);
+	uint64		nruns = bitmap_nruns(bm);
 
-	bitmap_runs(&br, bm);
-	return dset_encode_runs(kt, &br.src);
+	if (n > PG_UINT32_MAX || n * kt->width > DSET_MAX_DECODED)
+		dset_too_large(n, kt->width);
+	if (nruns * 4 >= n)
+	{
+		BitmapReader br;
+
+		br.bits = bm->bits;
+		br.nwords = bm->nwords;
+		br.lo = bm->lo;
+		br.w = 0;
+		br.word = 0;
+		cd_key_reader_init(&br.r, &br, (uint32) n, bitmap_next, NULL);
+		return dset_encode_fixed(kt, &br.r, (int64) nruns);
+	}
+	else
+	{
+		BitmapRuns	br;
+
+		bitmap_runs(&br, bm);
+		return dset_encode_runs(kt, &br.src);
+	}
 }
 
 /* widen the bitmap to cover lo .. hi (which covers its range) */
@@ -500,35 +605,56 @@ typedef struct UnionSource
 {
 	BitmapRuns	br;
 	DSPackedReader pr;
-	DSMerge		m;
+	DSKeysRuns	kr;
+	DSMerge		m1;
+	DSMerge		m2;
 	DSPacked	empty;
 	DSRunSource *src;
+	int			nsources;
 } UnionSource;
+
+static void
+add_source(UnionSource *u, DSRunSource *src)
+{
+	if (u->nsources == 0)
+		u->src = src;
+	else
+	{
+		DSMerge    *m = u->nsources == 1 ? &u->m1 : &u->m2;
+
+		dset_merge(m, DSET_OP_UNION, u->src, src);
+		u->src = &m->src;
+	}
+	u->nsources++;
+}
 
 static void
 union_source(DSAggState *s, UnionSource *u)
 {
 	collapse(s);
+	u->nsources = 0;
 	if (s->bm.bits != NULL)
-		bitmap_runs(&u->br, &s->bm);
-	if (s->npacks > 0)
-		dset_packed_reader(&u->pr, &s->packs[0].p);
-	if (s->bm.bits != NULL && s->npacks > 0)
 	{
-		dset_merge(&u->m, DSET_OP_UNION, &u->br.src, &u->pr.src);
-		u->src = &u->m.src;
+		bitmap_runs(&u->br, &s->bm);
+		add_source(u, &u->br.src);
 	}
-	else if (s->bm.bits != NULL)
-		u->src = &u->br.src;
-	else if (s->npacks > 0)
-		u->src = &u->pr.src;
-	else
+	if (s->npacks > 0)
+	{
+		dset_packed_reader(&u->pr, &s->packs[0].p);
+		add_source(u, &u->pr.src);
+	}
+	if (s->nruns > 0)
+	{
+		dsk_runs(&u->kr, &s->runs[0]);
+		add_source(u, &u->kr.src);
+	}
+	if (u->nsources == 0)
 	{
 		/* no keys */
 		memset(&u->empty, 0, sizeof(u->empty));
 		u->empty.width = s->kt->width;
 		dset_packed_reader(&u->pr, &u->empty);
-		u->src = &u->pr.src;
+		add_source(u, &u->pr.src);
 	}
 }
 
@@ -554,14 +680,17 @@ union_add(FunctionCallInfo fcinfo, MemoryContext aggcontext, DSAggState *s,
 		/* fixed-width keys of a dense range: into the bitmap in place */
 		if (add_in_place(s, ds, &h, &p))
 			return s;
-		copy_pack(s, &p, &pack);
-		push_pack(s, &pack);
+		if (!dset_decode_cheap(&p))
+		{
+			copy_pack(s, &p, &pack);
+			push_pack(s, &pack);
+			return s;
+		}
 	}
-	else
 	{
 		DSKeys		run;
 
-		decode_bytes_into(fcinfo, aggcontext, ds, &run);
+		decode_into(fcinfo, aggcontext, ds, kt->width, &run);
 		push_run(s, &run);
 	}
 	return s;
@@ -656,7 +785,13 @@ union_result(DSAggState *s)
 		UnionSource u;
 
 		union_source(s, &u);
-		return dset_encode_runs(s->kt, u.src);
+		/* one packed sequence is already in the stored layout */
+		if (u.nsources == 1 && s->npacks == 1)
+			return dset_from_packed(s->kt, &s->packs[0].p);
+		if (u.nsources == 1 && s->bm.bits != NULL)
+			return bitmap_encode(s->kt, &s->bm);
+		if (u.nsources > 1 || s->nruns == 0)
+			return dset_encode_runs(s->kt, u.src);
 	}
 	collapse(s);
 	if (s->nruns == 0)
@@ -681,7 +816,12 @@ union_count(DSAggState *s)
 		UnionSource u;
 
 		union_source(s, &u);
-		return dset_count_runs(u.src);
+		if (u.nsources == 1 && s->npacks == 1)
+			return s->packs[0].p.n;
+		if (u.nsources == 1 && s->bm.bits != NULL)
+			return bitmap_count(&s->bm);
+		if (u.nsources > 1 || s->nruns == 0)
+			return dset_count_runs(u.src);
 	}
 	collapse(s);
 	return s->nruns > 0 ? s->runs[0].n : 0;
@@ -750,14 +890,15 @@ state_of(FunctionCallInfo fcinfo, MemoryContext aggcontext, bytea *ds)
 		DSPacked	p;
 
 		dset_packed(ds, &h, &p);
-		copy_pack(s, &p, &s->packs[0]);
-		s->npacks = 1;
+		if (!dset_decode_cheap(&p))
+		{
+			copy_pack(s, &p, &s->packs[0]);
+			s->npacks = 1;
+			return s;
+		}
 	}
-	else
-	{
-		decode_bytes_into(fcinfo, aggcontext, ds, &s->runs[0]);
-		s->nruns = 1;
-	}
+	decode_into(fcinfo, aggcontext, ds, kt->width, &s->runs[0]);
+	s->nruns = 1;
 	return s;
 }
 
@@ -785,39 +926,65 @@ distinct_set_intersect_deserial(PG_FUNCTION_ARGS)
 	return deserial(fcinfo);
 }
 
+/* The one sequence of an intersection state, as a source of runs */
+typedef struct OneSource
+{
+	DSPackedReader pr;
+	DSKeysRuns	kr;
+} OneSource;
+
+static DSRunSource *
+one_source(DSAggState *s, OneSource *o)
+{
+	if (s->npacks > 0)
+	{
+		dset_packed_reader(&o->pr, &s->packs[0].p);
+		return &o->pr.src;
+	}
+	dsk_runs(&o->kr, &s->runs[0]);
+	return &o->kr.src;
+}
+
+/* Free s's one sequence (an intersection state's) */
+static void
+free_one(DSAggState *s)
+{
+	if (s->npacks > 0)
+		pfree(s->packs[0].mem);
+	else
+		dsk_free(&s->runs[0]);
+	s->npacks = 0;
+	s->nruns = 0;
+}
+
 /*
  * s's keys intersected with the stored set ds (t == NULL) or with the
- * state t: fixed-width keys merged run by run into a new packed sequence;
- * byte keys decoded in a context of their own, the result copied.
+ * state t.  Both held as arrays (byte keys, or keys cheap to decode:
+ * dset_decode_cheap): merged as arrays in a context of their own, the
+ * result copied; otherwise (fixed-width keys) merged run by run into a new
+ * packed sequence.
  */
 static void
 intersect_into(FunctionCallInfo fcinfo, DSAggState *s, bytea *ds,
 			   DSAggState *t)
 {
-	if (s->kt->width > 0)
-	{
-		DSPacked	p;
-		DSHeader	h;
-		DSPackedReader ra;
-		DSPackedReader rb;
-		DSMerge		m;
-		DSPack		out;
+	DSHeader	h;
+	DSPacked	p;
+	bool		arrays;
 
-		if (t == NULL)
-		{
-			(void) dset_header(fcinfo, ds, &h);
-			dset_packed(ds, &h, &p);
-		}
-		else
-			p = t->packs[0].p;
-		dset_packed_reader(&ra, &s->packs[0].p);
-		dset_packed_reader(&rb, &p);
-		dset_merge(&m, DSET_OP_INTERSECT, &ra.src, &rb.src);
-		pack_source(s, &m.src, &out);
-		pfree(s->packs[0].mem);
-		s->packs[0] = out;
+	if (t == NULL)
+		(void) dset_header(fcinfo, ds, &h);
+	if (s->kt->width == 0)
+		arrays = true;
+	else if (t == NULL)
+	{
+		dset_packed(ds, &h, &p);
+		arrays = s->nruns > 0 && dset_decode_cheap(&p);
 	}
 	else
+		arrays = s->nruns > 0 && t->nruns > 0;
+
+	if (arrays)
 	{
 		MemoryContext tmp = AllocSetContextCreate(CurrentMemoryContext,
 												  "distinct_set intersection",
@@ -831,9 +998,38 @@ intersect_into(FunctionCallInfo fcinfo, DSAggState *s, bytea *ds,
 		dsk_intersect(&out, &s->runs[0], t == NULL ? &run : &t->runs[0]);
 		MemoryContextSwitchTo(s->mcxt);
 		dsk_free(&s->runs[0]);
-		copy_bytes_keys(&s->runs[0], &out);
+		if (out.width == 0)
+			copy_bytes_keys(&s->runs[0], &out);
+		else
+		{
+			dsk_alloc(&s->runs[0], s->kt, out.n);
+			memcpy(s->runs[0].fixed, out.fixed, (Size) out.n * out.width);
+			s->runs[0].n = out.n;
+		}
 		MemoryContextSwitchTo(old);
 		MemoryContextDelete(tmp);
+	}
+	else
+	{
+		OneSource	os;
+		OneSource	ot;
+		DSPackedReader rb;
+		DSRunSource *b;
+		DSMerge		m;
+		DSPack		out;
+
+		if (t == NULL)
+		{
+			dset_packed_reader(&rb, &p);
+			b = &rb.src;
+		}
+		else
+			b = one_source(t, &ot);
+		dset_merge(&m, DSET_OP_INTERSECT, one_source(s, &os), b);
+		pack_source(s, &m.src, &out);
+		free_one(s);
+		s->packs[0] = out;
+		s->npacks = 1;
 	}
 }
 
@@ -921,7 +1117,7 @@ distinct_set_intersect_count_final(PG_FUNCTION_ARGS)
 	if (PG_ARGISNULL(0))
 		PG_RETURN_NULL();
 	s = (DSAggState *) PG_GETARG_POINTER(0);
-	return count_datum(s->kt->width > 0 ? s->packs[0].p.n : s->runs[0].n);
+	return count_datum(s->npacks > 0 ? s->packs[0].p.n : s->runs[0].n);
 }
 
 /* ------------------------------------------------------------------------

@@ -1491,3 +1491,23 @@ dset_recv_in_place(FunctionCallInfo fcinfo, const bytea *ds)
 		dset_invalid("The value is not in canonical form.");
 	return true;
 }
+
+bytea *
+dset_from_packed(const CDKeyType *kt, const DSPacked *p)
+{
+	StringInfoData buf;
+
+	Assert(kt->width == p->width);
+	if (p->n > PG_UINT32_MAX || p->n * kt->width > DSET_MAX_DECODED)
+		dset_too_large(p->n, kt->width);
+	start_value(&buf, kt, p->runs ? DSET_FLAG_RUNS : 0, (uint32) p->n);
+	if (p->len > DSET_MAX_SIZE - (Size) buf.len)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("distinct_set too large"),
+				 errdetail("The set would take %zu bytes; a distinct_set is limited to 1 GB.",
+						   p->len + buf.len)));
+	appendBinaryStringInfo(&buf, p->data, (int) p->len);
+	SET_VARSIZE(buf.data, buf.len);
+	return (bytea *) buf.data;
+}

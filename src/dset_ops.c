@@ -419,6 +419,43 @@ merge_rewind(DSRunSource *s)
 	m->hc = false;
 }
 
+static void
+keys_runs_rewind(DSRunSource *s)
+{
+	((DSKeysRuns *) s)->i = 0;
+}
+
+static bool
+keys_runs_next(DSRunSource *s, uint64 *first, uint64 *last)
+{
+	DSKeysRuns *r = (DSKeysRuns *) s;
+	const DSKeys *k = r->k;
+	uint32		i = r->i;
+	uint64		l;
+
+	if (i >= k->n)
+		return false;
+	*first = l = dsk_get(k, i++);
+	while (i < k->n && dsk_get(k, i) - l == 1)
+		l = dsk_get(k, i++);
+	*last = l;
+	/* every 2^16 keys */
+	if ((i >> 16) != (r->i >> 16))
+		CHECK_FOR_INTERRUPTS();
+	r->i = i;
+	return true;
+}
+
+void
+dsk_runs(DSKeysRuns *r, const DSKeys *k)
+{
+	Assert(k->width > 0);
+	r->src.next = keys_runs_next;
+	r->src.rewind = keys_runs_rewind;
+	r->k = k;
+	r->i = 0;
+}
+
 void
 dset_merge(DSMerge *m, int op, DSRunSource *a, DSRunSource *b)
 {
@@ -456,8 +493,9 @@ PG_FUNCTION_INFO_V1(distinct_set_hash_extended);
 
 /*
  * Both arguments, which must be sets of the same type: fixed-width keys
- * are read in place as runs; byte keys are decoded (front coding is read
- * from the start) into a context of the call's own, freed before it
+ * are read in place as runs unless both sets are cheap to decode
+ * (dset_decode_cheap); those and byte keys (front coding is read from the
+ * start) are decoded into a context of the call's own, freed before it
  * returns, as are detoasted copies of the arguments: a row calling several
  * operators holds one operation's memory at a time.
  */
@@ -472,7 +510,8 @@ typedef struct OpArgs
 	DSPacked	pb;
 	DSPackedReader ra;
 	DSPackedReader rb;
-	MemoryContext tmp;			/* byte keys: decoded here */
+	bool		arrays;			/* byte keys, or cheap to decode: */
+	MemoryContext tmp;			/* decoded here */
 	DSKeys		ka;
 	DSKeys		kb;
 } OpArgs;
@@ -485,14 +524,16 @@ op_args(FunctionCallInfo fcinfo, OpArgs *o)
 	o->kt = dset_header(fcinfo, o->a, &o->ha);
 	dset_check_same_type(o->kt, dset_header(fcinfo, o->b, &o->hb));
 	o->tmp = NULL;
+	o->arrays = true;
 	if (o->kt->width > 0)
 	{
 		dset_packed(o->a, &o->ha, &o->pa);
 		dset_packed(o->b, &o->hb, &o->pb);
 		dset_packed_reader(&o->ra, &o->pa);
 		dset_packed_reader(&o->rb, &o->pb);
+		o->arrays = dset_decode_cheap(&o->pa) && dset_decode_cheap(&o->pb);
 	}
-	else
+	if (o->arrays)
 	{
 		MemoryContext old;
 
@@ -530,7 +571,7 @@ set_op(FunctionCallInfo fcinfo, int op)
 	bytea	   *result;
 
 	op_args(fcinfo, &o);
-	if (o.kt->width > 0)
+	if (!o.arrays)
 	{
 		DSMerge		m;
 
@@ -658,10 +699,19 @@ intersection_size(FunctionCallInfo fcinfo, uint64 *na, uint64 *nb)
 			pfree(bits);
 			n = bp.found;
 		}
-		else
+		else if (!o.arrays)
 		{
 			dset_merge(&m, DSET_OP_INTERSECT, &o.ra.src, &o.rb.src);
 			n = dset_count_runs(&m.src);
+		}
+		else
+		{
+			DSKeys		out;
+			MemoryContext old = MemoryContextSwitchTo(o.tmp);
+
+			dsk_intersect(&out, &o.ka, &o.kb);
+			MemoryContextSwitchTo(old);
+			n = out.n;
 		}
 	}
 	else
@@ -729,7 +779,7 @@ contains_all(FunctionCallInfo fcinfo, bool swap)
 	op_args(fcinfo, &o);
 	if ((swap ? o.ha.n > o.hb.n : o.hb.n > o.ha.n))
 		result = false;
-	else if (o.kt->width > 0)
+	else if (!o.arrays)
 	{
 		DSMerge		m;
 		uint64		f,
@@ -767,7 +817,7 @@ distinct_set_overlaps(PG_FUNCTION_ARGS)
 	bool		result;
 
 	op_args(fcinfo, &o);
-	if (o.kt->width > 0)
+	if (!o.arrays)
 	{
 		DSMerge		m;
 		uint64		f,
