@@ -198,3 +198,83 @@ SET statement_timeout = '200ms';
 SELECT pg_temp.timed('SELECT count(*) FROM two, distinct_set_values(a, NULL::int8)');
 SELECT pg_temp.timed('SELECT cardinality(distinct_set_union_agg(s)) FROM (SELECT distinct_set(array(SELECT g::int8 FROM generate_series(i, 40000000, 7) g)) AS s FROM generate_series(1, 3) i) x');
 RESET statement_timeout;
+
+-- mixed inputs, against native COUNT(DISTINCT) and array_agg(DISTINCT):
+-- sets of runs, sparse sets (merged as arrays) and dense ones (a bitmap)
+-- in one aggregate, plain, grouped, over window frames and in parallel
+CREATE TEMP TABLE mixv (g int, k int, v int8);
+INSERT INTO mixv
+SELECT g, k, v FROM generate_series(1, 4) g, generate_series(1, 12) k,
+LATERAL (
+    SELECT x::int8 AS v FROM generate_series(k * 1000, k * 1000 + 5000) x WHERE k % 3 = 0
+    UNION ALL
+    SELECT (hashint4(x * k + g) % 1000000)::int8 FROM generate_series(1, 3000) x WHERE k % 3 = 1
+    UNION ALL
+    SELECT x::int8 FROM generate_series(g * 100, g * 100 + 20000, 2) x WHERE k % 3 = 2
+) y;
+CREATE TEMP TABLE mix AS
+SELECT g, k, distinct_set_agg(v) AS s FROM mixv GROUP BY g, k;
+SELECT count(*) AS sets, count(*) FILTER (WHERE octet_length(distinct_set_send(s)) < 40) AS run_sets
+FROM mix;
+SELECT bool_and(u = n) AS union_by_group
+FROM (SELECT g, distinct_set_union_agg(s) AS u FROM mix GROUP BY g) a
+JOIN (SELECT g, distinct_set_agg(v) AS n FROM mixv GROUP BY g) b USING (g);
+SELECT bool_and(c = n) AS union_count_by_group
+FROM (SELECT g, cardinality(distinct_set_union_agg(s)) AS c FROM mix GROUP BY g) a
+JOIN (SELECT g, count(DISTINCT v) AS n FROM mixv GROUP BY g) b USING (g);
+SELECT bool_and(u = n) AS union_frames
+FROM (SELECT g, k, distinct_set_union_agg(s) OVER (PARTITION BY g ORDER BY k ROWS 2 PRECEDING) AS u
+      FROM mix) a
+JOIN (SELECT m.g, m.k, (SELECT distinct_set_agg(v) FROM mixv x
+                        WHERE x.g = m.g AND x.k BETWEEN m.k - 2 AND m.k) AS n
+      FROM mix m) b USING (g, k);
+SELECT bool_and(c = n) AS union_running_counts
+FROM (SELECT g, k, cardinality(distinct_set_union_agg(s) OVER (PARTITION BY g ORDER BY k)) AS c
+      FROM mix) a
+JOIN (SELECT m.g, m.k, (SELECT count(DISTINCT v) FROM mixv x WHERE x.g = m.g AND x.k <= m.k) AS n
+      FROM mix m) b USING (g, k);
+-- intersections of each kind with each other
+SELECT bool_and(i = n) AS intersect_pairs, bool_and(cardinality(i) = cardinality(a.s & b.s)) AS op_agrees
+FROM mix a JOIN mix b ON a.g = b.g AND a.k < b.k,
+LATERAL (SELECT distinct_set_intersect_agg(s) AS i FROM (VALUES (a.s), (b.s)) v(s)) x,
+LATERAL (SELECT distinct_set(array(SELECT v FROM mixv WHERE g = a.g AND k = a.k
+                                   INTERSECT SELECT v FROM mixv WHERE g = b.g AND k = b.k)) AS n) y
+WHERE a.g = 1;
+SELECT bool_and((a.s | b.s) = distinct_set(array(SELECT v FROM mixv WHERE g = 1 AND k IN (a.k, b.k))))
+       AS union_pairs,
+       bool_and((a.s - b.s) = distinct_set(array(SELECT v FROM mixv WHERE g = 1 AND k = a.k
+                                                 EXCEPT SELECT v FROM mixv WHERE g = 1 AND k = b.k)))
+       AS except_pairs,
+       bool_and((a.s @> b.s) = NOT EXISTS (SELECT v FROM mixv WHERE g = 1 AND k = b.k
+                                           EXCEPT SELECT v FROM mixv WHERE g = 1 AND k = a.k))
+       AS contains_pairs,
+       bool_and((a.s && b.s) = EXISTS (SELECT v FROM mixv WHERE g = 1 AND k = b.k
+                                       INTERSECT SELECT v FROM mixv WHERE g = 1 AND k = a.k))
+       AS overlaps_pairs,
+       bool_and(cardinality(a.s | b.s) = (SELECT count(DISTINCT v) FROM mixv WHERE g = 1 AND k IN (a.k, b.k)))
+       AS union_count_pairs
+FROM mix a, mix b WHERE a.g = 1 AND b.g = 1;
+-- parallel: partial states of every kind combined
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+CREATE TABLE dset_limits_mix WITH (parallel_workers = 2) AS SELECT * FROM mix;
+EXPLAIN (COSTS OFF)
+SELECT distinct_set_union_agg(s) FROM dset_limits_mix;
+SELECT distinct_set_union_agg(s) = (SELECT distinct_set_agg(v) FROM mixv) AS parallel_union,
+       distinct_set_union_cardinality_agg(s) = (SELECT count(DISTINCT v) FROM mixv) AS parallel_count,
+       cardinality(distinct_set_intersect_agg(s))
+       = (SELECT count(*) FROM (SELECT v FROM mixv GROUP BY v
+                                HAVING count(DISTINCT (g, k)) = 48) x) AS parallel_intersect
+FROM dset_limits_mix;
+SELECT distinct_set_intersect_agg(s) = (SELECT distinct_set(array(SELECT v FROM mixv WHERE k = 3
+                                        INTERSECT SELECT v FROM mixv WHERE k = 6))) AS parallel_intersect2
+FROM dset_limits_mix WHERE k IN (3, 6);
+SELECT g, distinct_set_union_agg(s) = (SELECT distinct_set_agg(v) FROM mixv x WHERE x.g = m.g) AS parallel_grouped
+FROM dset_limits_mix m GROUP BY g ORDER BY g;
+DROP TABLE dset_limits_mix;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+RESET max_parallel_workers_per_gather;
