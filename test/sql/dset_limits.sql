@@ -212,8 +212,13 @@ LATERAL (
     UNION ALL
     SELECT x::int8 FROM generate_series(g * 100, g * 100 + 20000, 2) x WHERE k % 3 = 2
 ) y;
+CREATE INDEX ON mixv (g, k, v);
 CREATE TEMP TABLE mix AS
 SELECT g, k, distinct_set_agg(v) AS s FROM mixv GROUP BY g, k;
+CREATE TEMP TABLE mix1 AS SELECT k, v FROM mixv WHERE g = 1;
+CREATE INDEX ON mix1 (k, v);
+ANALYZE mixv;
+ANALYZE mix1;
 SELECT count(*) AS sets, count(*) FILTER (WHERE octet_length(distinct_set_send(s)) < 40) AS run_sets
 FROM mix;
 SELECT bool_and(u = n) AS union_by_group
@@ -237,21 +242,21 @@ JOIN (SELECT m.g, m.k, (SELECT count(DISTINCT v) FROM mixv x WHERE x.g = m.g AND
 SELECT bool_and(i = n) AS intersect_pairs, bool_and(cardinality(i) = cardinality(a.s & b.s)) AS op_agrees
 FROM mix a JOIN mix b ON a.g = b.g AND a.k < b.k,
 LATERAL (SELECT distinct_set_intersect_agg(s) AS i FROM (VALUES (a.s), (b.s)) v(s)) x,
-LATERAL (SELECT distinct_set(array(SELECT v FROM mixv WHERE g = a.g AND k = a.k
-                                   INTERSECT SELECT v FROM mixv WHERE g = b.g AND k = b.k)) AS n) y
+LATERAL (SELECT distinct_set(array(SELECT v FROM mix1 WHERE k = a.k
+                                   INTERSECT SELECT v FROM mix1 WHERE k = b.k)) AS n) y
 WHERE a.g = 1;
-SELECT bool_and((a.s | b.s) = distinct_set(array(SELECT v FROM mixv WHERE g = 1 AND k IN (a.k, b.k))))
+SELECT bool_and((a.s | b.s) = distinct_set(array(SELECT v FROM mix1 WHERE k IN (a.k, b.k))))
        AS union_pairs,
-       bool_and((a.s - b.s) = distinct_set(array(SELECT v FROM mixv WHERE g = 1 AND k = a.k
-                                                 EXCEPT SELECT v FROM mixv WHERE g = 1 AND k = b.k)))
+       bool_and((a.s - b.s) = distinct_set(array(SELECT v FROM mix1 WHERE k = a.k
+                                                 EXCEPT SELECT v FROM mix1 WHERE k = b.k)))
        AS except_pairs,
-       bool_and((a.s @> b.s) = NOT EXISTS (SELECT v FROM mixv WHERE g = 1 AND k = b.k
-                                           EXCEPT SELECT v FROM mixv WHERE g = 1 AND k = a.k))
+       bool_and((a.s @> b.s) = NOT EXISTS (SELECT v FROM mix1 WHERE k = b.k
+                                           EXCEPT SELECT v FROM mix1 WHERE k = a.k))
        AS contains_pairs,
-       bool_and((a.s && b.s) = EXISTS (SELECT v FROM mixv WHERE g = 1 AND k = b.k
-                                       INTERSECT SELECT v FROM mixv WHERE g = 1 AND k = a.k))
+       bool_and((a.s && b.s) = EXISTS (SELECT v FROM mix1 WHERE k = b.k
+                                       INTERSECT SELECT v FROM mix1 WHERE k = a.k))
        AS overlaps_pairs,
-       bool_and(cardinality(a.s | b.s) = (SELECT count(DISTINCT v) FROM mixv WHERE g = 1 AND k IN (a.k, b.k)))
+       bool_and(cardinality(a.s | b.s) = (SELECT count(DISTINCT v) FROM mix1 WHERE k IN (a.k, b.k)))
        AS union_count_pairs
 FROM mix a, mix b WHERE a.g = 1 AND b.g = 1;
 -- parallel: partial states of every kind combined
