@@ -9,9 +9,10 @@
 SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS count_distinct;
 RESET client_min_messages;
+CREATE SCHEMA dset_limits;
 
 -- LEB128 varint of v, as hex
-CREATE FUNCTION pg_temp.varint(v numeric) RETURNS text
+CREATE FUNCTION dset_limits.varint(v numeric) RETURNS text
 LANGUAGE plpgsql IMMUTABLE AS $$
 DECLARE
     r text := '';
@@ -31,7 +32,7 @@ END $$;
 -- a stored set of int8 (w = 8) or int4 (w = 4) in the runs layout (format
 -- version 1, dset.h): runs starts[i] .. starts[i] + lens[i] - 1, ascending,
 -- not adjacent
-CREATE FUNCTION pg_temp.int8_runs(starts int8[], lens int8[], w int DEFAULT 8)
+CREATE FUNCTION dset_limits.int8_runs(starts int8[], lens int8[], w int DEFAULT 8)
 RETURNS distinct_set
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -42,16 +43,16 @@ BEGIN
     FOR i IN 1 .. array_length(starts, 1) LOOP
         total := total + lens[i];
     END LOOP;
-    body := pg_temp.varint(array_length(starts, 1));
+    body := dset_limits.varint(array_length(starts, 1));
     FOR i IN 1 .. array_length(starts, 1) LOOP
         IF i = 1 THEN
             body := body || CASE w WHEN 8
                 THEN lpad(to_hex(starts[1] # (-9223372036854775808)::int8), 16, '0')
                 ELSE lpad(to_hex(starts[1] + 2147483648), 8, '0') END;
         ELSE
-            body := body || pg_temp.varint(starts[i]::numeric - prevend - 2);
+            body := body || dset_limits.varint(starts[i]::numeric - prevend - 2);
         END IF;
-        body := body || pg_temp.varint(lens[i] - 1);
+        body := body || dset_limits.varint(lens[i] - 1);
         prevend := starts[i]::numeric + lens[i] - 1;
     END LOOP;
     RETURN distinct_set_from_bytes(decode('0103' || lpad(to_hex(w), 2, '0') || '01'
@@ -61,24 +62,24 @@ BEGIN
 END $$;
 
 -- the helper against the type's own encoder
-SELECT pg_temp.int8_runs('{1,100}', '{50,50}')
+SELECT dset_limits.int8_runs('{1,100}', '{50,50}')
        = distinct_set(array(SELECT g::int8 FROM generate_series(1, 50) g
                             UNION ALL SELECT g FROM generate_series(100, 149) g)) AS helper_ok,
-       pg_temp.int8_runs('{-5,100}', '{50,50}', 4)
+       dset_limits.int8_runs('{-5,100}', '{50,50}', 4)
        = distinct_set(array(SELECT g FROM generate_series(-5, 44) g
                             UNION ALL SELECT g FROM generate_series(100, 149) g)) AS helper4_ok;
 
 -- M: the most int8 values a stored set holds (1 GB of keys)
 CREATE TEMP TABLE big (i int, s distinct_set);
 INSERT INTO big
-SELECT i, pg_temp.int8_runs(ARRAY[i * 134217727::int8], '{134217727}')
+SELECT i, dset_limits.int8_runs(ARRAY[i * 134217727::int8], '{134217727}')
 FROM generate_series(0, 32) i;
 SELECT count(*), sum(cardinality(s)) = 33 * 134217727::numeric AS total,
        max(octet_length(distinct_set_send(s))) < 40 AS small
 FROM big;
 
 -- one more value is refused
-SELECT pg_temp.int8_runs('{0}', '{134217728}');
+SELECT dset_limits.int8_runs('{0}', '{134217728}');
 
 -- 33 adjacent runs: their union is 4429185 ... values, past 2^32
 SELECT cardinality(distinct_set_union_agg(s)) = 33 * 134217727::numeric AS union_count_exact FROM big;
@@ -106,10 +107,10 @@ FROM (SELECT s, distinct_set_union_agg(s) OVER (ORDER BY i ROWS CURRENT ROW) AS 
 
 -- the intersection aggregate: sets sharing one run
 CREATE TEMP TABLE shared AS
-SELECT i, pg_temp.int8_runs(ARRAY[-1000000 * i::int8, 1000000000], ARRAY[1000, 134217727 - 1000])
+SELECT i, dset_limits.int8_runs(ARRAY[-1000000 * i::int8, 1000000000], ARRAY[1000, 134217727 - 1000])
        AS s
 FROM generate_series(1, 20) i;
-SELECT distinct_set_intersect_agg(s) = pg_temp.int8_runs('{1000000000}', '{134216727}') AS intersect_exact,
+SELECT distinct_set_intersect_agg(s) = dset_limits.int8_runs('{1000000000}', '{134216727}') AS intersect_exact,
        cardinality(distinct_set_intersect_agg(s)) = 134216727 AS count_exact,
        distinct_set_intersect_cardinality_agg(s) = 134216727 AS count_agg_exact
 FROM shared;
@@ -122,8 +123,8 @@ FROM (SELECT i, s, cardinality(distinct_set_union_agg(s) OVER (ORDER BY i ROWS 1
 
 -- operators on two sets of 1 GB of keys each, overlapping by half
 CREATE TEMP TABLE two AS
-SELECT pg_temp.int8_runs('{0}', '{134217727}') AS a,
-       pg_temp.int8_runs('{67108864}', '{134217727}') AS b;
+SELECT dset_limits.int8_runs('{0}', '{134217727}') AS a,
+       dset_limits.int8_runs('{67108864}', '{134217727}') AS b;
 SELECT a | b FROM two;
 SELECT cardinality(a | b) = 2 * 134217727 - (134217727 - 67108864) AS union_count,
        distinct_set_union_cardinality(a, b) = 2 * 134217727 - (134217727 - 67108864) AS union_count_fn,
@@ -131,16 +132,16 @@ SELECT cardinality(a | b) = 2 * 134217727 - (134217727 - 67108864) AS union_coun
        cardinality(a - b) = 67108864 AS except_count,
        cardinality(b - a) = 134217727 - (134217727 - 67108864) AS except_count2
 FROM two;
-SELECT (a & b) = pg_temp.int8_runs('{67108864}', '{67108863}') AS intersect_exact,
-       (a - b) = pg_temp.int8_runs('{0}', '{67108864}') AS except_exact,
-       (b - a) = pg_temp.int8_runs('{134217727}', '{67108864}') AS except_exact2,
+SELECT (a & b) = dset_limits.int8_runs('{67108864}', '{67108863}') AS intersect_exact,
+       (a - b) = dset_limits.int8_runs('{0}', '{67108864}') AS except_exact,
+       (b - a) = dset_limits.int8_runs('{134217727}', '{67108864}') AS except_exact2,
        (a | a) = a AS union_self,
        (a & a) = a AS intersect_self,
        cardinality(a - a) = 0 AS except_self
 FROM two;
 SELECT a @> (a & b) AS contains, (a & b) <@ b AS contained, NOT a @> b AS not_contains,
        NOT b <@ a AS not_contained, a && b AS overlaps,
-       NOT a && pg_temp.int8_runs('{500000000}', '{1000}') AS not_overlaps,
+       NOT a && dset_limits.int8_runs('{500000000}', '{1000}') AS not_overlaps,
        a @> a AS contains_self
 FROM two;
 SELECT a = a AS eq, a <> b AS ne, (a < b) = (distinct_set_send(a) < distinct_set_send(b)) AS lt_is_bytes,
@@ -152,13 +153,13 @@ FROM two;
 -- more values than an array holds, or its 1 GB: refused
 SELECT distinct_set_to_array(a, NULL::int8) IS NULL FROM two;
 SELECT cardinality(s), distinct_set_to_array(s, NULL::int4) IS NULL
-FROM (SELECT pg_temp.int8_runs('{-100000000,100}', '{100000000,100000000}', 4) AS s) x;
+FROM (SELECT dset_limits.int8_runs('{-100000000,100}', '{100000000,100000000}', 4) AS s) x;
 -- int4 sets: one of 2^28 - 1 values (1 GB of keys) and its neighbour
-SELECT cardinality(pg_temp.int8_runs('{-2147483648}', '{268435455}', 4) | pg_temp.int8_runs('{2000000000}', '{1000}', 4))
+SELECT cardinality(dset_limits.int8_runs('{-2147483648}', '{268435455}', 4) | dset_limits.int8_runs('{2000000000}', '{1000}', 4))
        = 268435455 + 1000 AS int4_count_past_1gb;
-SELECT pg_temp.int8_runs('{-2147483648}', '{268435455}', 4) | pg_temp.int8_runs('{2000000000}', '{1000}', 4);
-SELECT cardinality(pg_temp.int8_runs('{-2147483648}', '{268435455}', 4) - pg_temp.int8_runs('{2000000000}', '{1000}', 4)) = 268435455 AS int4_max;
-SELECT pg_temp.int8_runs('{2147482648}', '{1000}', 4) = distinct_set(array(SELECT g FROM generate_series(2147482648, 2147483647) g))
+SELECT dset_limits.int8_runs('{-2147483648}', '{268435455}', 4) | dset_limits.int8_runs('{2000000000}', '{1000}', 4);
+SELECT cardinality(dset_limits.int8_runs('{-2147483648}', '{268435455}', 4) - dset_limits.int8_runs('{2000000000}', '{1000}', 4)) = 268435455 AS int4_max;
+SELECT dset_limits.int8_runs('{2147482648}', '{1000}', 4) = distinct_set(array(SELECT g FROM generate_series(2147482648, 2147483647) g))
        AS int4_top_helper;
 -- many runs against one: a set of every third value in 0 .. 3M
 CREATE TEMP TABLE third AS
@@ -179,11 +180,11 @@ SELECT (SELECT array_agg(v ORDER BY v) FROM distinct_set_values(s, NULL::int8) v
        = (SELECT array_agg(g) FROM (SELECT generate_series(10, 1009)::int8 g
                                     UNION ALL SELECT generate_series(5000, 5099)) x)
        AS array_exact
-FROM (SELECT pg_temp.int8_runs('{10,5000}', '{1000,100}') AS s) x;
+FROM (SELECT dset_limits.int8_runs('{10,5000}', '{1000,100}') AS s) x;
 
 -- cancelling: a 200 ms statement_timeout ends an operation on a large
 -- set within 2 s
-CREATE FUNCTION pg_temp.timed(q text) RETURNS text
+CREATE FUNCTION dset_limits.timed(q text) RETURNS text
 LANGUAGE plpgsql AS $$
 DECLARE
     t0 timestamptz := clock_timestamp();
@@ -195,8 +196,8 @@ EXCEPTION WHEN query_canceled THEN
                 ELSE 'canceled late: ' || (clock_timestamp() - t0)::text END;
 END $$;
 SET statement_timeout = '200ms';
-SELECT pg_temp.timed('SELECT count(*) FROM two, distinct_set_values(a, NULL::int8)');
-SELECT pg_temp.timed('SELECT cardinality(distinct_set_union_agg(s)) FROM (SELECT distinct_set(array(SELECT g::int8 FROM generate_series(i, 40000000, 7) g)) AS s FROM generate_series(1, 3) i) x');
+SELECT dset_limits.timed('SELECT count(*) FROM two, distinct_set_values(a, NULL::int8)');
+SELECT dset_limits.timed('SELECT cardinality(distinct_set_union_agg(s)) FROM (SELECT distinct_set(array(SELECT g::int8 FROM generate_series(i, 40000000, 7) g)) AS s FROM generate_series(1, 3) i) x');
 RESET statement_timeout;
 
 -- mixed inputs, against native COUNT(DISTINCT) and array_agg(DISTINCT):
@@ -283,3 +284,5 @@ RESET parallel_setup_cost;
 RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;
 RESET max_parallel_workers_per_gather;
+
+DROP SCHEMA dset_limits CASCADE;
