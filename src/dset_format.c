@@ -1304,7 +1304,7 @@ blocks_size(DSRunSource *src, int width, Size limit)
 				uint64		left = l - k;
 				uint64		full = left / DSET_BLOCK + (left % DSET_BLOCK == DSET_BLOCK - 1);
 
-				if (full > (limit - size) / (width + 1))
+				if (size > limit || full > (limit - size) / (width + 1))
 					return limit + 1;
 				size += (Size) full * (width + 1);
 				if (full * DSET_BLOCK - 1 == left)
