@@ -285,4 +285,24 @@ RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;
 RESET max_parallel_workers_per_gather;
 
+-- sets of keys two or three apart (the blocks layout, but too many keys for
+-- their bytes to be decoded: merged as runs), against SQL set operations
+CREATE TEMP TABLE ev AS
+SELECT i, distinct_set(array(SELECT g::int8 FROM generate_series(i * 7, 50000 + i * 5000, 2 + i % 3) g)) AS s,
+       array(SELECT g::int8 FROM generate_series(i * 7, 50000 + i * 5000, 2 + i % 3) g) AS a
+FROM generate_series(0, 9) i;
+SELECT bool_and((x.s | y.s) = distinct_set(x.a || y.a)) u,
+       bool_and((x.s & y.s) = distinct_set(array(SELECT unnest(x.a) INTERSECT SELECT unnest(y.a)))) i,
+       bool_and((x.s - y.s) = distinct_set(array(SELECT unnest(x.a) EXCEPT SELECT unnest(y.a)))) e,
+       bool_and(cardinality(x.s | y.s) = (SELECT count(DISTINCT v) FROM unnest(x.a || y.a) v)) uc,
+       bool_and(cardinality(x.s & y.s) = (SELECT count(*) FROM (SELECT unnest(x.a) INTERSECT SELECT unnest(y.a)) z)) ic,
+       bool_and((x.s @> y.s) = NOT EXISTS (SELECT unnest(y.a) EXCEPT SELECT unnest(x.a))) c, bool_and((x.s && y.s) = EXISTS (SELECT unnest(y.a) INTERSECT SELECT unnest(x.a))) o
+FROM ev x, ev y WHERE x.i < 5 AND y.i < 5;
+SELECT distinct_set_union_agg(s) = (SELECT distinct_set_agg(v) FROM ev, unnest(a) v) AS uagg,
+       distinct_set_intersect_agg(s) = distinct_set(array(SELECT v FROM ev, unnest(a) v GROUP BY v HAVING count(*) = 10)) AS iagg,
+       cardinality(distinct_set_union_agg(s)) = (SELECT count(DISTINCT v) FROM ev, unnest(a) v) AS ucount
+FROM ev;
+SELECT bool_and(u = (SELECT distinct_set_agg(v) FROM ev e2, unnest(a) v WHERE e2.i BETWEEN e.i - 2 AND e.i)) AS frames
+FROM (SELECT i, distinct_set_union_agg(s) OVER (ORDER BY i ROWS 2 PRECEDING) AS u FROM ev) e;
+
 DROP SCHEMA dset_limits CASCADE;
