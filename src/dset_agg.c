@@ -9,21 +9,27 @@
  *
  * distinct_set_union_agg(distinct_set) keeps sorted runs of keys on a
  * stack whose sizes decrease from the bottom up: each new set is pushed,
- * and the top two runs are merged while the upper one is at least as large
- * as the one below (as a binary counter carries).  Every key then takes
- * part in O(log k) merges for k sets, never the O(k) of merging each set
- * into one growing run.
+ * and the top two are merged while the upper one is at least as large as
+ * the one below (as a binary counter carries).  Every key then takes part
+ * in O(log k) merges for k sets, never the O(k) of merging each set into
+ * one growing run.  Byte keys, and fixed-width keys cheap to decode
+ * (dset_decode_cheap), are held as decoded arrays (each owning its keys, so
+ * that merged inputs are freed); other fixed-width keys (runs of
+ * consecutive keys above all) as packed runs (dset.h), merged run by run
+ * into packed runs again, sized by their bytes: memory of the order of
+ * their encoded size, whatever their number of values.
  *
- * Fixed-width keys whose range is dense go into a bitmap instead: when the
- * bitmap of the range of all keys so far takes no more bytes than the keys
- * themselves (for 30 daily sets of 1M users out of 20M: 2.5 MB against 4 MB
- * a set).  Each key then costs one bit set;
- * the result is read out of the bitmap in order.  A set that widens the
- * range beyond that turns the bitmap back into a run.
+ * Fixed-width keys whose range is dense go into a bitmap instead, read
+ * straight from the stored bytes: while the bitmap of their range takes no
+ * more bytes than the keys it holds nor more than 4 times their sets'
+ * encoded bytes (for 30 daily sets of 1M users out of 20M: 2.5 MB against
+ * 4 MB of keys a set).  Each key then costs one bit set.  The union is that
+ * of the bitmap and the stacks, merged as runs into the encoder, which
+ * counts the result before writing it (ERROR 54000 over the limits of a
+ * stored set); the counting forms count the same merge, exactly past 2^32.
  *
- * distinct_set_intersect_agg(distinct_set) keeps one run, which only
- * shrinks: each set costs a merge with it (or a galloping search when one
- * is much shorter).
+ * distinct_set_intersect_agg(distinct_set) keeps one set (an array or
+ * packed runs), which only shrinks: each set costs a merge with it.
  *
  * Both serialize their state as a stored set (dset.h) and run in parallel.
  * Their counting forms (distinct_set_union_cardinality_agg, ...: what

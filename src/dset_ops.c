@@ -5,10 +5,14 @@
  *	  and the comparison and hash functions of the btree and hash operator
  *	  classes.
  *
- * The algebra works on sorted runs of keys (DSKeys): merges in one pass,
- * or, when one run is much shorter than the other, a galloping search of
- * the longer one for each key of the shorter.  Byte keys of a result point
- * into the inputs' memory.
+ * Two forms of the algebra.  Sets of fixed-width keys are read in place
+ * as runs of consecutive keys (dset.h's sources), merged run by run and
+ * counted or encoded as the merge produces them: a set of runs costs its
+ * runs, never its values, and memory is the result's.  Sets cheap to
+ * decode (dset_decode_cheap) and byte keys are decoded into sorted arrays
+ * (DSKeys), merged in one pass, or, when one is much shorter than the
+ * other, by a galloping search of the longer one for each key of the
+ * shorter; byte keys of a result point into the inputs' memory.
  *
  * Comparison and hashing are those of the stored bytes, which are
  * canonical (dset.h): equal sets have equal bytes.  The btree order is
