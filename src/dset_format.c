@@ -690,6 +690,8 @@ dset_key_range(const bytea *ds, const DSHeader *h, uint64 *first,
 			else
 				start = start + len + recv_varint(&buf) + 2;
 			len = recv_varint(&buf);
+			if ((r & 0xFFFF) == 0xFFFF)
+				CHECK_FOR_INTERRUPTS();
 		}
 		if (nruns == 0)
 			dset_invalid("The number of runs does not match the number of keys.");
@@ -710,6 +712,8 @@ dset_key_range(const bytea *ds, const DSHeader *h, uint64 *first,
 			p = next_block(p, end, width, m, &bfirst, &b, &gaps);
 			if (start == 0)
 				*first = bfirst;
+			if ((start & 0xFFFFF) == 0)
+				CHECK_FOR_INTERRUPTS();
 		}
 		block_keys(gaps, end, b, m, bfirst, keys);
 		*last = keys[m - 1];
@@ -765,6 +769,8 @@ dset_foreach_key(const bytea *ds, const DSHeader *h, DSKeysFn fn, void *arg)
 				while (m < DSET_BLOCK && j <= len)
 					keys[m++] = start + j++;
 				fn(keys, m, arg);
+				if ((j & 0xFFFF) < DSET_BLOCK)
+					CHECK_FOR_INTERRUPTS();
 			}
 			CHECK_FOR_INTERRUPTS();
 		}
