@@ -1246,12 +1246,62 @@ dset_count_runs(DSRunSource *src)
 	return n;
 }
 
-/* a source's keys: their number, maximal runs and the runs layout's size */
+/*
+ * The blocks layout's size, counted run by run: a block of 128 keys inside
+ * one run takes the first key and a byte (no gaps), so whole blocks inside
+ * a run are counted, not expanded, and each run costs at most the 127 keys
+ * of the block it starts or ends in.
+ */
+typedef struct BlocksSize
+{
+	int			width;
+	uint32		m;				/* keys of the block being filled */
+	Size		size;
+	uint64		block[DSET_BLOCK];
+} BlocksSize;
+
+static void
+blocks_size_add(BlocksSize *bs, uint64 f, uint64 l)
+{
+	uint64		k = f;
+
+	for (;;)
+	{
+		if (bs->m == 0 && l - k >= DSET_BLOCK - 1)
+		{
+			/* l - k + 1 keys left: whole blocks of them */
+			uint64		left = l - k;
+			uint64		full = left / DSET_BLOCK + (left % DSET_BLOCK == DSET_BLOCK - 1);
+
+			/* at most 2^57 blocks of at most 9 bytes: no overflow */
+			bs->size += (Size) full * (bs->width + 1);
+			if (full * DSET_BLOCK - 1 == left)
+				return;			/* the run ends with the last of them */
+			k += full * DSET_BLOCK;
+			continue;
+		}
+		bs->block[bs->m++] = k;
+		if (bs->m == DSET_BLOCK)
+		{
+			bs->size += cd_pack_block_size(bs->block, bs->m, bs->width);
+			bs->m = 0;
+		}
+		if (k == l)
+			return;
+		k++;
+	}
+}
+
+/*
+ * A source's keys: their number, maximal runs and the size of each layout,
+ * in one pass.
+ */
 typedef struct RunsStats
 {
 	uint64		n;
 	uint64		nruns;
 	Size		runs_size;
+	Size		blocks_size;
 } RunsStats;
 
 static void
@@ -1261,10 +1311,14 @@ runs_stats(DSRunSource *src, int width, RunsStats *st)
 	uint64		f;
 	uint64		l;
 	uint64		prevend = 0;
+	BlocksSize	bs;
 
 	st->n = 0;
 	st->nruns = 0;
 	st->runs_size = 0;
+	bs.width = width;
+	bs.m = 0;
+	bs.size = 0;
 	join_start(&j, src);
 	while (join_next(&j, &f, &l))
 	{
@@ -1275,63 +1329,14 @@ runs_stats(DSRunSource *src, int width, RunsStats *st)
 		st->n += l - f + 1;
 		st->runs_size += put_run(NULL, width, st->nruns == 0, f, l - f + 1,
 								 prevend);
+		blocks_size_add(&bs, f, l);
 		st->nruns++;
 		prevend = l;
 	}
 	st->runs_size += cd_varint_size(st->nruns);
-}
-
-/*
- * The blocks layout's size for a source's keys, counted up to past limit:
- * a block of 128 keys inside one run takes the first key and a byte (no
- * gaps), so whole blocks inside a run are counted, not expanded, and each
- * run costs at most the 127 keys of the block it starts or ends in.
- */
-static Size
-blocks_size(DSRunSource *src, int width, Size limit)
-{
-	Joiner		j;
-	uint64		f;
-	uint64		l;
-	uint64		block[DSET_BLOCK];
-	uint32		m = 0;
-	Size		size = 0;
-
-	join_start(&j, src);
-	while (size <= limit && join_next(&j, &f, &l))
-	{
-		uint64		k = f;
-
-		for (;;)
-		{
-			if (m == 0 && l - k >= DSET_BLOCK - 1)
-			{
-				/* l - k + 1 keys left: whole blocks of them */
-				uint64		left = l - k;
-				uint64		full = left / DSET_BLOCK + (left % DSET_BLOCK == DSET_BLOCK - 1);
-
-				if (size > limit || full > (limit - size) / (width + 1))
-					return limit + 1;
-				size += (Size) full * (width + 1);
-				if (full * DSET_BLOCK - 1 == left)
-					break;		/* the run ends with the last of them */
-				k += full * DSET_BLOCK;
-				continue;
-			}
-			block[m++] = k;
-			if (m == DSET_BLOCK)
-			{
-				size += cd_pack_block_size(block, m, width);
-				m = 0;
-			}
-			if (k == l)
-				break;
-			k++;
-		}
-	}
-	if (m > 0)
-		size += cd_pack_block_size(block, m, width);
-	return size;
+	if (bs.m > 0)
+		bs.size += cd_pack_block_size(bs.block, bs.m, width);
+	st->blocks_size = bs.size;
 }
 
 /* a reader of a source's keys one by one (keystream.h), for cd_pack_fixed */
@@ -1403,22 +1408,14 @@ write_layout(StringInfo buf, int width, DSRunSource *src, bool runs,
 
 /* the layout for src's keys: runs exactly when shorter; its size */
 static bool
-choose_layout(DSRunSource *src, int width, const RunsStats *st, Size *size)
+choose_layout(const RunsStats *st, Size *size)
 {
-	Size		blocks;
-
-	if (st->nruns == 0)
-	{
-		*size = 0;
-		return false;
-	}
-	blocks = blocks_size(src, width, st->runs_size);
-	if (st->runs_size < blocks)
+	if (st->nruns > 0 && st->runs_size < st->blocks_size)
 	{
 		*size = st->runs_size;
 		return true;
 	}
-	*size = blocks;
+	*size = st->blocks_size;
 	return false;
 }
 
@@ -1435,7 +1432,7 @@ dset_encode_runs(const CDKeyType *kt, DSRunSource *src)
 	/* every stored set can be decoded (DSET_MAX_DECODED) */
 	if (st.n > PG_UINT32_MAX || st.n * kt->width > DSET_MAX_DECODED)
 		dset_too_large(st.n, kt->width);
-	runs = choose_layout(src, kt->width, &st, &size);
+	runs = choose_layout(&st, &size);
 	start_value(&buf, kt, runs ? DSET_FLAG_RUNS : 0, (uint32) st.n);
 	if (size > DSET_MAX_SIZE - (Size) buf.len)
 		ereport(ERROR,
@@ -1458,7 +1455,7 @@ dset_pack_runs(StringInfo buf, int width, DSRunSource *src, DSPacked *p)
 	int			start = buf->len;
 
 	runs_stats(src, width, &st);
-	runs = choose_layout(src, width, &st, &size);
+	runs = choose_layout(&st, &size);
 	if (size > MaxAllocSize - 1 - (Size) buf->len)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
