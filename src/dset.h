@@ -222,6 +222,8 @@ extern bool dsk_key_is_canonical(const CDKeyType *kt, uint64 key);
  * and receiving it again with the type's functions.
  */
 extern void dsk_validate_values(const DSKeys *k);
+/* Is every (in-range) key of kt canonical and the key of a valid value? */
+extern bool dsk_keys_all_valid(const CDKeyType *kt);
 /* A reader of k's keys (keystream.h). */
 extern void dsk_reader(const DSKeys *k, CDKeyReader *r);
 /* Packed keys (keypack.h) and back; unpacking validates everything. */
@@ -334,6 +336,137 @@ extern void dset_check_same_type(const CDKeyType *a, const CDKeyType *b);
  * of kt (the same type, or domains of the same base type).
  */
 extern void dset_check_element_type(const CDKeyType *kt, Oid typid);
+
+/*
+ * Fixed-width keys as runs of consecutive keys (first .. last, inclusive),
+ * read without expanding them: a source hands out disjoint runs in
+ * ascending order (not necessarily maximal: adjacent runs are joined by
+ * whoever needs maximal ones); rewind starts it over.  Set algebra on
+ * runs-layout sets then costs their runs, never their values.
+ */
+typedef struct DSRunSource DSRunSource;
+struct DSRunSource
+{
+	bool		(*next) (DSRunSource *s, uint64 *first, uint64 *last);
+	void		(*rewind) (DSRunSource *s);
+};
+
+/*
+ * Packed fixed-width keys: a stored set's keys in place, or a sequence
+ * packed the same way with a count of up to 2^64 - 1 (aggregate states).
+ */
+typedef struct DSPacked
+{
+	int			width;
+	bool		runs;			/* the runs layout, else blocks */
+	uint64		n;				/* keys */
+	const char *data;			/* the layout's bytes */
+	Size		len;
+} DSPacked;
+
+/*
+ * Is decoding p into an array of keys cheap: the blocks layout, whose keys
+ * take at most DSET_DECODE_FACTOR times its bytes?  Such sets are merged
+ * as arrays (one pass per key, galloping when one is much shorter);
+ * others, above all runs of consecutive keys, as runs, in memory of the
+ * order of their bytes.
+ */
+#define DSET_DECODE_FACTOR	16
+
+static inline bool
+dset_decode_cheap(const DSPacked *p)
+{
+	return !p->runs && p->n * p->width <= (uint64) p->len * DSET_DECODE_FACTOR;
+}
+
+/* A reader of a packed sequence's runs (its keys checked increasing). */
+typedef struct DSPackedReader
+{
+	DSRunSource src;
+	const DSPacked *p;
+	Size		pos;			/* the next byte */
+	uint64		left;			/* keys not read yet */
+	uint64		nruns;			/* runs layout: runs not read yet */
+	uint64		prev;			/* the last key read */
+	bool		started;
+	uint32		m;				/* blocks layout: the block's keys ... */
+	uint32		i;				/* ... and the next of them */
+	uint64		calls;
+	uint64		keys[DSET_BLOCK];
+} DSPackedReader;
+
+/* dset_format.c: packed keys, read and written as runs */
+extern void dset_packed(const bytea *ds, const DSHeader *h, DSPacked *p);
+extern void dset_packed_reader(DSPackedReader *r, const DSPacked *p);
+/* The number of keys of a source (ERROR 54000 past 2^64 - 1). */
+extern uint64 dset_count_runs(DSRunSource *src);
+
+/*
+ * A stored set of kt's values holding the keys of src: ERROR 54000, before
+ * anything is allocated for it, if it would hold more than 4294967295
+ * values or more than 1 GB of keys.  Memory: the result only.
+ */
+extern bytea *dset_encode_runs(const CDKeyType *kt, DSRunSource *src);
+
+/* A stored set of the keys p packed by dset_pack_runs (limits as above). */
+extern bytea *dset_from_packed(const CDKeyType *kt, const DSPacked *p);
+
+/*
+ * The keys of src packed as a stored set's keys (the shorter layout) into
+ * buf, which p then describes; any count.
+ */
+extern void dset_pack_runs(StringInfo buf, int width, DSRunSource *src,
+						   DSPacked *p);
+
+/*
+ * Binary input of fixed-width keys of a built-in type whose every key is a
+ * valid value
+ * (dsk_keys_all_valid): true if ds is exactly what dset_encode writes,
+ * checked run by run without decoding it (ERROR 22P03 if not); false for
+ * other types, which binary input decodes and checks value by value.
+ */
+extern bool dset_recv_in_place(FunctionCallInfo fcinfo, const bytea *ds);
+
+/* ERROR 54000: a stored set of n values (of width bytes; 0: byte keys). */
+#ifdef pg_noreturn				/* 18+ */
+pg_noreturn extern void dset_too_large(uint64 n, int width);
+#else
+extern void dset_too_large(uint64 n, int width) pg_attribute_noreturn();
+#endif
+
+/* dset_ops.c: set algebra on runs of runs (dset_merge_*: a source of the result) */
+typedef struct DSMerge
+{
+	DSRunSource src;
+	DSRunSource *a;
+	DSRunSource *b;
+	int			op;				/* DSET_OP_* */
+	bool		ha,
+				hb;				/* a's and b's current runs: */
+	uint64		af,
+				al,
+				bf,
+				bl;
+	bool		hc;				/* except: the rest of a's run */
+	uint64		cf,
+				cl;
+} DSMerge;
+
+#define DSET_OP_UNION		1
+#define DSET_OP_INTERSECT	2
+#define DSET_OP_EXCEPT		3
+
+extern void dset_merge(DSMerge *m, int op, DSRunSource *a, DSRunSource *b);
+
+/* The runs of an array of fixed-width keys, as a source. */
+typedef struct DSKeysRuns
+{
+	DSRunSource src;
+	const DSKeys *k;
+	uint32		i;
+} DSKeysRuns;
+
+extern void dsk_runs(DSKeysRuns *r, const DSKeys *k);
 
 /* dset_ops.c: set algebra on runs (results in CurrentMemoryContext) */
 extern void dsk_union(DSKeys *out, const DSKeys *a, const DSKeys *b);

@@ -9,21 +9,27 @@
  *
  * distinct_set_union_agg(distinct_set) keeps sorted runs of keys on a
  * stack whose sizes decrease from the bottom up: each new set is pushed,
- * and the top two runs are merged while the upper one is at least as large
- * as the one below (as a binary counter carries).  Every key then takes
- * part in O(log k) merges for k sets, never the O(k) of merging each set
- * into one growing run.
+ * and the top two are merged while the upper one is at least as large as
+ * the one below (as a binary counter carries).  Every key then takes part
+ * in O(log k) merges for k sets, never the O(k) of merging each set into
+ * one growing run.  Byte keys, and fixed-width keys cheap to decode
+ * (dset_decode_cheap), are held as decoded arrays (each owning its keys, so
+ * that merged inputs are freed); other fixed-width keys (runs of
+ * consecutive keys above all) as packed runs (dset.h), merged run by run
+ * into packed runs again, sized by their bytes: memory of the order of
+ * their encoded size, whatever their number of values.
  *
- * Fixed-width keys whose range is dense go into a bitmap instead: when the
- * bitmap of the range of all keys so far takes no more bytes than the keys
- * themselves (for 30 daily sets of 1M users out of 20M: 2.5 MB against 4 MB
- * a set).  Each key then costs one bit set;
- * the result is read out of the bitmap in order.  A set that widens the
- * range beyond that turns the bitmap back into a run.
+ * Fixed-width keys whose range is dense go into a bitmap instead, read
+ * straight from the stored bytes: while the bitmap of their range takes no
+ * more bytes than the keys it holds nor more than 4 times their sets'
+ * encoded bytes (for 30 daily sets of 1M users out of 20M: 2.5 MB against
+ * 4 MB of keys a set).  Each key then costs one bit set.  The union is that
+ * of the bitmap and the stacks, merged as runs into the encoder, which
+ * counts the result before writing it (ERROR 54000 over the limits of a
+ * stored set); the counting forms count the same merge, exactly past 2^32.
  *
- * distinct_set_intersect_agg(distinct_set) keeps one run, which only
- * shrinks: each set costs a merge with it (or a galloping search when one
- * is much shorter).
+ * distinct_set_intersect_agg(distinct_set) keeps one set (an array or
+ * packed runs), which only shrinks: each set costs a merge with it.
  *
  * Both serialize their state as a stored set (dset.h) and run in parallel.
  * Their counting forms (distinct_set_union_cardinality_agg, ...: what
@@ -115,21 +121,35 @@ typedef struct DSBitmap
 	Size		nwords;
 } DSBitmap;
 
+/* packed fixed-width keys (dset.h) that a state owns: p.data is mem */
+typedef struct DSPack
+{
+	DSPacked	p;
+	char	   *mem;
+} DSPack;
+
 typedef struct DSAggState
 {
 	const CDKeyType *kt;		/* from the query's registry */
 	MemoryContext mcxt;			/* the aggregate context: runs live here */
-	int			nruns;
-	int			maxruns;
-	DSKeys	   *runs;			/* union: a stack; intersection: one run */
 
 	/*
-	 * union of fixed-width keys in a dense range: a bitmap (lo a multiple of
-	 * 64), made of held input keys in all (an upper bound of its distinct
-	 * keys); no runs then
+	 * Byte keys: runs, each owning its keys' bytes (union: a stack;
+	 * intersection: one run).  Fixed-width keys: packed sequences (union: a
+	 * stack; intersection: one), and for the union a bitmap of a dense
+	 * range (lo a multiple of 64), made of held input keys in all (an upper
+	 * bound of its distinct keys) from sets of held_bytes encoded bytes.
+	 * The union is that of the bitmap and the stack.
 	 */
+	int			nruns;
+	int			maxruns;
+	DSKeys	   *runs;
+	int			npacks;
+	int			maxpacks;
+	DSPack	   *packs;
 	DSBitmap	bm;
 	uint64		held;
+	uint64		held_bytes;
 } DSAggState;
 
 static DSAggState *
@@ -141,22 +161,92 @@ new_state(MemoryContext aggcontext, const CDKeyType *kt)
 	s->mcxt = aggcontext;
 	s->maxruns = 8;
 	s->runs = MemoryContextAlloc(aggcontext, s->maxruns * sizeof(DSKeys));
+	s->maxpacks = 8;
+	s->packs = MemoryContextAlloc(aggcontext, s->maxpacks * sizeof(DSPack));
 	return s;
 }
 
-/* Decode a stored set into the state's context; returns its key type. */
-static const CDKeyType *
-decode_into(FunctionCallInfo fcinfo, MemoryContext mcxt, Datum value,
-			DSKeys *keys)
+/*
+ * A copy of byte keys k in CurrentMemoryContext, owning its bytes (one
+ * array of them: dsk_free frees it), so that the inputs it came from can
+ * be freed.
+ */
+static void
+copy_bytes_keys(DSKeys *dst, const DSKeys *k)
 {
-	MemoryContext old = MemoryContextSwitchTo(mcxt);
-	bytea	   *ds = DatumGetDistinctSetP(value);
-	const CDKeyType *kt = dset_decode(fcinfo, ds, keys);
+	Size		total = 0;
+	char	   *arena;
+	uint32		i;
 
-	if ((Pointer) ds != DatumGetPointer(value))
-		pfree(ds);
+	Assert(k->width == 0);
+	for (i = 0; i < k->n; i++)
+		total += k->len[i];
+	dsk_alloc(dst, k->kt, k->n);
+	arena = MemoryContextAllocHuge(CurrentMemoryContext, Max(total, 1));
+	dst->owner = arena;
+	for (i = 0; i < k->n; i++)
+	{
+		memcpy(arena, k->ptr[i], k->len[i]);
+		dst->ptr[i] = arena;
+		dst->len[i] = k->len[i];
+		arena += k->len[i];
+		if ((i & 0xFFFF) == 0xFFFF)
+			CHECK_FOR_INTERRUPTS();
+	}
+	dst->n = k->n;
+}
+
+/*
+ * Decode a stored set into the state's context as a run that owns its keys
+ * (byte keys: decoded in a context of their own first, which is freed).
+ */
+static void
+decode_into(FunctionCallInfo fcinfo, MemoryContext mcxt, bytea *ds,
+			int keys_width, DSKeys *keys)
+{
+	MemoryContext tmp;
+	MemoryContext old;
+	DSKeys		decoded;
+
+	if (keys_width > 0)
+	{
+		old = MemoryContextSwitchTo(mcxt);
+		(void) dset_decode(fcinfo, ds, keys);
+		MemoryContextSwitchTo(old);
+		return;
+	}
+	tmp = AllocSetContextCreate(CurrentMemoryContext,
+								"distinct_set decoding",
+								ALLOCSET_DEFAULT_SIZES);
+	old = MemoryContextSwitchTo(tmp);
+	(void) dset_decode(fcinfo, ds, &decoded);
+	MemoryContextSwitchTo(mcxt);
+	copy_bytes_keys(keys, &decoded);
 	MemoryContextSwitchTo(old);
-	return kt;
+	MemoryContextDelete(tmp);
+}
+
+/* A copy of a stored set's packed keys (or none: n = 0), owned by the state */
+static void
+copy_pack(DSAggState *s, const DSPacked *p, DSPack *out)
+{
+	out->mem = MemoryContextAlloc(s->mcxt, Max(p->len, 1));
+	memcpy(out->mem, p->data, p->len);
+	out->p = *p;
+	out->p.data = out->mem;
+}
+
+/* The keys of source src packed into a new DSPack in the state's context */
+static void
+pack_source(DSAggState *s, DSRunSource *src, DSPack *out)
+{
+	StringInfoData buf;
+	MemoryContext old = MemoryContextSwitchTo(s->mcxt);
+
+	initStringInfo(&buf);
+	MemoryContextSwitchTo(old);
+	dset_pack_runs(&buf, s->kt->width, src, &out->p);
+	out->mem = buf.data;
 }
 
 /* Merge the top two runs of the stack. */
@@ -166,15 +256,43 @@ merge_top(DSAggState *s)
 	DSKeys	   *a = &s->runs[s->nruns - 2];
 	DSKeys	   *b = &s->runs[s->nruns - 1];
 	DSKeys		out;
+	DSKeys		copy;
 	MemoryContext old = MemoryContextSwitchTo(s->mcxt);
 
 	dsk_union(&out, a, b);
-	/* fixed keys were copied; byte keys still point into the inputs */
+	if (out.width == 0)
+	{
+		/* out points into a's and b's bytes: copied, then all three freed */
+		copy_bytes_keys(&copy, &out);
+		dsk_free(&out);
+		out = copy;
+	}
 	dsk_free(a);
 	dsk_free(b);
 	MemoryContextSwitchTo(old);
 	*a = out;
 	s->nruns--;
+}
+
+/* Merge the top two packed sequences of the stack (fixed-width keys). */
+static void
+merge_top_packs(DSAggState *s)
+{
+	DSPack	   *a = &s->packs[s->npacks - 2];
+	DSPack	   *b = &s->packs[s->npacks - 1];
+	DSPackedReader ra;
+	DSPackedReader rb;
+	DSMerge		m;
+	DSPack		out;
+
+	dset_packed_reader(&ra, &a->p);
+	dset_packed_reader(&rb, &b->p);
+	dset_merge(&m, DSET_OP_UNION, &ra.src, &rb.src);
+	pack_source(s, &m.src, &out);
+	pfree(a->mem);
+	pfree(b->mem);
+	*a = out;
+	s->npacks--;
 }
 
 /* bytes of a bitmap of the keys lo .. hi */
@@ -184,107 +302,111 @@ bitmap_bytes(uint64 lo, uint64 hi)
 	return ((hi >> 6) - (lo >> 6) + 1) * 8;
 }
 
-/* is a bitmap of lo .. hi no larger than held keys of width bytes? */
+/*
+ * A bitmap over a range of fixed-width keys takes no more bytes than the
+ * keys it holds, nor more than this many times the encoded bytes of the
+ * sets they come from: a set whose keys take far more than its bytes (runs
+ * of consecutive keys) is merged as runs instead, in memory of the order
+ * of its bytes.
+ */
+#define BITMAP_PER_ENCODED_BYTE	4
+
+/*
+ * Is a bitmap of lo .. hi no larger than held keys of width bytes, from
+ * sets of bytes encoded bytes?
+ */
 static bool
-dense_enough(uint64 lo, uint64 hi, uint64 held, int width)
+dense_enough(uint64 lo, uint64 hi, uint64 held, uint64 bytes, int width)
 {
 	/* (hi >> 6) - (lo >> 6) < 2^58: no overflow */
-	uint64		bytes = bitmap_bytes(lo, hi);
+	uint64		size = bitmap_bytes(lo, hi);
 
-	return bytes <= (uint64) MaxAllocHugeSize / 2 && bytes <= held * width;
+	return size <= (uint64) MaxAllocHugeSize / 2 &&
+		size / width <= held &&
+		size / BITMAP_PER_ENCODED_BYTE <= bytes;
 }
 
-/* set the bits of run's keys (all within the bitmap) */
-#define SET_BITS(T) \
-	do { \
-		const T    *x = (const T *) run->fixed; \
-		\
-		for (i = 0; i < run->n; i++) \
-		{ \
-			uint64		off = (uint64) x[i] - lo; \
-			\
-			bits[off >> 6] |= UINT64CONST(1) << (off & 63); \
-		} \
-	} while (0)
+/* The maximal runs of a bitmap's set bits, as a source (dset.h). */
+typedef struct BitmapRuns
+{
+	DSRunSource src;
+	const DSBitmap *bm;
+	Size		w;				/* the word being read ... */
+	uint64		word;			/* ... and its bits not read yet */
+} BitmapRuns;
 
 static void
-bitmap_add(DSAggState *s, const DSKeys *run)
+bitmap_runs_rewind(DSRunSource *s)
 {
-	uint64	   *bits = s->bm.bits;
-	uint64		lo = s->bm.lo;
-	uint32		i;
+	BitmapRuns *br = (BitmapRuns *) s;
 
-	switch (run->width)
-	{
-		case 1:
-			SET_BITS(uint8);
-			break;
-		case 2:
-			SET_BITS(uint16);
-			break;
-		case 4:
-			SET_BITS(uint32);
-			break;
-		default:
-			SET_BITS(uint64);
-			break;
-	}
-	s->held += run->n;
-	CHECK_FOR_INTERRUPTS();
+	br->w = 0;
+	br->word = br->bm->nwords > 0 ? br->bm->bits[0] : 0;
 }
 
-#define READ_BITS(T) \
-	do { \
-		T		   *z = (T *) run.fixed; \
-		\
-		for (w = 0; w < bm->nwords; w++) \
-		{ \
-			uint64		word = bm->bits[w]; \
-			uint64		base = bm->lo + w * 64; \
-			\
-			while (word != 0) \
-			{ \
-				z[o++] = (T) (base + pg_rightmost_one_pos64(word)); \
-				word &= word - 1; \
-			} \
-			if ((w & 0xFFFF) == 0xFFFF) \
-				CHECK_FOR_INTERRUPTS(); \
-		} \
-	} while (0)
+static bool
+bitmap_runs_next(DSRunSource *s, uint64 *first, uint64 *last)
+{
+	BitmapRuns *br = (BitmapRuns *) s;
+	const uint64 *bits = br->bm->bits;
+	Size		nwords = br->bm->nwords;
+	uint64		lo = br->bm->lo;
+	Size		w = br->w;
+	uint64		word = br->word;
+	uint64		zeros;
+	int			b;
+
+	while (word == 0)
+	{
+		if (++w >= nwords)
+		{
+			br->w = nwords;
+			br->word = 0;
+			return false;
+		}
+		word = bits[w];
+		if ((w & 0xFFFF) == 0)
+			CHECK_FOR_INTERRUPTS();
+	}
+	b = pg_rightmost_one_pos64(word);
+	*first = lo + (uint64) w * 64 + b;
+	/* the run ends before the first clear bit above b */
+	zeros = ~word & (~UINT64CONST(0) << b);
+	while (zeros == 0)
+	{
+		if (++w >= nwords)
+		{
+			*last = lo + (uint64) nwords * 64 - 1;
+			br->w = nwords;
+			br->word = 0;
+			return true;
+		}
+		word = bits[w];
+		zeros = ~word;
+		if ((w & 0xFFFF) == 0)
+			CHECK_FOR_INTERRUPTS();
+	}
+	b = pg_rightmost_one_pos64(zeros);
+	*last = lo + (uint64) w * 64 + b - 1;
+	br->w = w;
+	br->word = word & (~UINT64CONST(0) << b);
+	return true;
+}
+
+static void
+bitmap_runs(BitmapRuns *br, const DSBitmap *bm)
+{
+	br->src.next = bitmap_runs_next;
+	br->src.rewind = bitmap_runs_rewind;
+	br->bm = bm;
+	bitmap_runs_rewind(&br->src);
+}
 
 /* the number of keys in a bitmap */
 static uint64
 bitmap_count(const DSBitmap *bm)
 {
 	return pg_popcount((const char *) bm->bits, bm->nwords * 8);
-}
-
-/* a bitmap's keys (of kt), as a new run in CurrentMemoryContext */
-static void
-bitmap_read(const CDKeyType *kt, const DSBitmap *bm, DSKeys *out)
-{
-	Size		w;
-	uint32		o = 0;
-	DSKeys		run;
-
-	dsk_alloc(&run, kt, (uint32) bitmap_count(bm));
-	switch (run.width)
-	{
-		case 1:
-			READ_BITS(uint8);
-			break;
-		case 2:
-			READ_BITS(uint16);
-			break;
-		case 4:
-			READ_BITS(uint32);
-			break;
-		default:
-			READ_BITS(uint64);
-			break;
-	}
-	run.n = o;
-	*out = run;
 }
 
 /* A reader of the bitmap's keys (keystream.h), for dset_encode_fixed. */
@@ -331,12 +453,9 @@ done:
 	return o;
 }
 
-/*
- * The number of maximal runs of set bits: of bits set whose lower neighbour
- * (the previous word's top bit for bit 0) is not.
- */
+/* The number of maximal runs of set bits. */
 static uint64
-bitmap_runs(const DSBitmap *bm)
+bitmap_nruns(const DSBitmap *bm)
 {
 	uint64		n = 0;
 	uint64		carry = 0;
@@ -352,51 +471,37 @@ bitmap_runs(const DSBitmap *bm)
 	return n;
 }
 
-/* a bitmap's keys (of kt) as a stored set */
+/*
+ * a bitmap's keys (of kt) as a stored set: read key by key when it holds
+ * few runs for its keys (the blocks layout is then likely), else as runs
+ */
 static bytea *
 bitmap_encode(const CDKeyType *kt, const DSBitmap *bm)
 {
-	BitmapReader br;
+	uint64		n = bitmap_count(bm);
+	uint64		nruns = bitmap_nruns(bm);
 
-	br.bits = bm->bits;
-	br.nwords = bm->nwords;
-	br.lo = bm->lo;
-	br.w = 0;
-	br.word = 0;
-	cd_key_reader_init(&br.r, &br, (uint32) bitmap_count(bm), bitmap_next, NULL);
-	return dset_encode_fixed(kt, &br.r, (int64) bitmap_runs(bm));
-}
-
-/* the bitmap's keys as the one run (in the state's context); frees it */
-static void
-bitmap_to_run(DSAggState *s)
-{
-	MemoryContext old = MemoryContextSwitchTo(s->mcxt);
-
-	bitmap_read(s->kt, &s->bm, &s->runs[0]);
-	pfree(s->bm.bits);
-	s->bm.bits = NULL;
-	s->nruns = 1;
-	MemoryContextSwitchTo(old);
-}
-
-/* a new bitmap of lo .. hi holding the stack's runs (which are freed) */
-static void
-runs_to_bitmap(DSAggState *s, uint64 lo, uint64 hi)
-{
-	int			r;
-
-	s->bm.lo = lo & ~UINT64CONST(63);
-	s->bm.nwords = (Size) (bitmap_bytes(lo, hi) / 8);
-	s->bm.bits = MemoryContextAllocExtended(s->mcxt, s->bm.nwords * 8,
-										 MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
-	s->held = 0;
-	for (r = 0; r < s->nruns; r++)
+	if (n > PG_UINT32_MAX || n * kt->width > DSET_MAX_DECODED)
+		dset_too_large(n, kt->width);
+	if (nruns * 4 >= n)
 	{
-		bitmap_add(s, &s->runs[r]);
-		dsk_free(&s->runs[r]);
+		BitmapReader br;
+
+		br.bits = bm->bits;
+		br.nwords = bm->nwords;
+		br.lo = bm->lo;
+		br.w = 0;
+		br.word = 0;
+		cd_key_reader_init(&br.r, &br, (uint32) n, bitmap_next, NULL);
+		return dset_encode_fixed(kt, &br.r, (int64) nruns);
 	}
-	s->nruns = 0;
+	else
+	{
+		BitmapRuns	br;
+
+		bitmap_runs(&br, bm);
+		return dset_encode_runs(kt, &br.src);
+	}
 }
 
 /* widen the bitmap to cover lo .. hi (which covers its range) */
@@ -407,73 +512,62 @@ bitmap_widen(DSAggState *s, uint64 lo, uint64 hi)
 	Size		nwords = (Size) (bitmap_bytes(lo, hi) / 8);
 	uint64	   *bits;
 
-	if (newlo == s->bm.lo && nwords == s->bm.nwords)
+	if (s->bm.bits != NULL && newlo == s->bm.lo && nwords == s->bm.nwords)
 		return;
-	Assert(newlo <= s->bm.lo && nwords >= s->bm.nwords);
 	bits = MemoryContextAllocExtended(s->mcxt, nwords * 8,
 									  MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
-	memcpy(bits + (s->bm.lo - newlo) / 64, s->bm.bits, s->bm.nwords * 8);
-	pfree(s->bm.bits);
+	if (s->bm.bits != NULL)
+	{
+		Assert(newlo <= s->bm.lo && nwords >= s->bm.nwords);
+		memcpy(bits + (s->bm.lo - newlo) / 64, s->bm.bits, s->bm.nwords * 8);
+		pfree(s->bm.bits);
+	}
 	s->bm.bits = bits;
 	s->bm.lo = newlo;
 	s->bm.nwords = nwords;
 }
 
 /*
- * Should keys first .. last (n of them, of width bytes) go into the
- * state's bitmap?  If so, the bitmap is made or widened to hold them, and
- * the caller sets their bits; if not, a bitmap is turned back into a run,
- * and the caller pushes them as a run.  Only for a state that holds keys.
+ * Add a stored set of fixed-width keys in the blocks layout to the state's
+ * bitmap (made or widened for it) straight from its bytes, without
+ * decoding it; false if the bitmap would not be dense enough.
  */
 static bool
-use_bitmap(DSAggState *s, uint64 first, uint64 last, uint64 n, int width)
+add_in_place(DSAggState *s, const bytea *ds, const DSHeader *h,
+			 const DSPacked *p)
 {
-	uint64		lo = first;
-	uint64		hi = last;
-	uint64		held = n;
-	int			r;
+	uint64		lo;
+	uint64		hi;
 
+	if (p->runs || h->n == 0)
+		return false;
+	dset_key_range(ds, h, &lo, &hi);
+	if (lo > hi)
+		return false;
 	if (s->bm.bits != NULL)
 	{
 		lo = Min(lo, s->bm.lo);
 		hi = Max(hi, s->bm.lo + (uint64) s->bm.nwords * 64 - 1);
-		held += s->held;
 	}
-	for (r = 0; r < s->nruns; r++)
-	{
-		if (s->runs[r].n == 0)
-			continue;
-		lo = Min(lo, dsk_get(&s->runs[r], 0));
-		hi = Max(hi, dsk_get(&s->runs[r], s->runs[r].n - 1));
-		held += s->runs[r].n;
-	}
-	if (dense_enough(lo, hi, held, width))
-	{
-		if (s->bm.bits == NULL)
-			runs_to_bitmap(s, lo, hi);
-		else
-			bitmap_widen(s, lo, hi);
-		return true;
-	}
-	if (s->bm.bits != NULL)
-		bitmap_to_run(s);
-	return false;
+	if (!dense_enough(lo, hi, s->held + h->n, s->held_bytes + p->len,
+					  p->width))
+		return false;
+	bitmap_widen(s, lo, hi);
+	dset_or_bits(ds, h, s->bm.bits, s->bm.lo, (uint64) s->bm.nwords * 64);
+	s->held += h->n;
+	s->held_bytes += p->len;
+	return true;
 }
 
+/*
+ * Push a run of byte keys (owning its bytes) or a packed sequence onto the
+ * union's stack, merging the top two while the upper one is at least as
+ * large: as keys for byte keys, as bytes for packed keys (whose merges cost
+ * their bytes, however many keys runs hold).
+ */
 static void
 push_run(DSAggState *s, const DSKeys *run)
 {
-	if (run->n == 0 && (s->nruns > 0 || s->bm.bits != NULL))
-		return;					/* nothing to add */
-	if (run->n > 0 && run->width > 0 && (s->bm.bits != NULL || s->nruns > 0) &&
-		use_bitmap(s, dsk_get(run, 0), dsk_get(run, run->n - 1), run->n,
-				   run->width))
-	{
-		bitmap_add(s, run);
-		dsk_free((DSKeys *) run);
-		return;
-	}
-
 	if (s->nruns == s->maxruns)
 	{
 		s->maxruns *= 2;
@@ -485,35 +579,89 @@ push_run(DSAggState *s, const DSKeys *run)
 		merge_top(s);
 }
 
-/*
- * Add a stored set of fixed-width keys to a state with a bitmap (or one
- * that gets one now) straight from its bytes, without decoding it into a
- * run; false if it does not go into a bitmap.
- */
-static bool
-add_in_place(DSAggState *s, const bytea *ds, const DSHeader *h)
+static void
+push_pack(DSAggState *s, const DSPack *pack)
 {
-	uint64		first;
-	uint64		last;
-
-	if (h->kt->width == 0 || h->n == 0)
-		return false;
-	dset_key_range(ds, h, &first, &last);
-	if (first > last || !use_bitmap(s, first, last, h->n, h->kt->width))
-		return false;
-	dset_or_bits(ds, h, s->bm.bits, s->bm.lo, (uint64) s->bm.nwords * 64);
-	s->held += h->n;
-	return true;
+	if (s->npacks == s->maxpacks)
+	{
+		s->maxpacks *= 2;
+		s->packs = repalloc(s->packs, s->maxpacks * sizeof(DSPack));
+	}
+	s->packs[s->npacks++] = *pack;
+	while (s->npacks >= 2 &&
+		   s->packs[s->npacks - 1].p.len >= s->packs[s->npacks - 2].p.len)
+		merge_top_packs(s);
 }
 
-/* Merge the whole stack (or read the bitmap) into one run. */
+/* Merge the whole stack into one run or packed sequence (or none). */
 static void
 collapse(DSAggState *s)
 {
-	if (s->bm.bits != NULL)
-		bitmap_to_run(s);
 	while (s->nruns >= 2)
 		merge_top(s);
+	while (s->npacks >= 2)
+		merge_top_packs(s);
+}
+
+/*
+ * The union of fixed-width keys as a source: the bitmap and the collapsed
+ * stack, merged (the storage is the caller's).
+ */
+typedef struct UnionSource
+{
+	BitmapRuns	br;
+	DSPackedReader pr;
+	DSKeysRuns	kr;
+	DSMerge		m1;
+	DSMerge		m2;
+	DSPacked	empty;
+	DSRunSource *src;
+	int			nsources;
+} UnionSource;
+
+static void
+add_source(UnionSource *u, DSRunSource *src)
+{
+	if (u->nsources == 0)
+		u->src = src;
+	else
+	{
+		DSMerge    *m = u->nsources == 1 ? &u->m1 : &u->m2;
+
+		dset_merge(m, DSET_OP_UNION, u->src, src);
+		u->src = &m->src;
+	}
+	u->nsources++;
+}
+
+static void
+union_source(DSAggState *s, UnionSource *u)
+{
+	collapse(s);
+	u->nsources = 0;
+	if (s->bm.bits != NULL)
+	{
+		bitmap_runs(&u->br, &s->bm);
+		add_source(u, &u->br.src);
+	}
+	if (s->npacks > 0)
+	{
+		dset_packed_reader(&u->pr, &s->packs[0].p);
+		add_source(u, &u->pr.src);
+	}
+	if (s->nruns > 0)
+	{
+		dsk_runs(&u->kr, &s->runs[0]);
+		add_source(u, &u->kr.src);
+	}
+	if (u->nsources == 0)
+	{
+		/* no keys */
+		memset(&u->empty, 0, sizeof(u->empty));
+		u->empty.width = s->kt->width;
+		dset_packed_reader(&u->pr, &u->empty);
+		add_source(u, &u->pr.src);
+	}
 }
 
 /* Add the stored set ds to the union state s (NULL: a new state). */
@@ -521,23 +669,36 @@ static DSAggState *
 union_add(FunctionCallInfo fcinfo, MemoryContext aggcontext, DSAggState *s,
 		  bytea *ds)
 {
-	DSKeys		run;
 	const CDKeyType *kt;
 	DSHeader	h;
-	MemoryContext old;
 
 	kt = dset_header(fcinfo, ds, &h);
 	if (s == NULL)
 		s = new_state(aggcontext, kt);
 	else
 		dset_check_same_type(s->kt, kt);
-	/* fixed-width keys of a dense range: into the bitmap in place */
-	if (add_in_place(s, ds, &h))
-		return s;
-	old = MemoryContextSwitchTo(aggcontext);
-	(void) dset_decode(fcinfo, ds, &run);
-	MemoryContextSwitchTo(old);
-	push_run(s, &run);
+	if (kt->width > 0)
+	{
+		DSPacked	p;
+		DSPack		pack;
+
+		dset_packed(ds, &h, &p);
+		/* fixed-width keys of a dense range: into the bitmap in place */
+		if (add_in_place(s, ds, &h, &p))
+			return s;
+		if (!dset_decode_cheap(&p))
+		{
+			copy_pack(s, &p, &pack);
+			push_pack(s, &pack);
+			return s;
+		}
+	}
+	{
+		DSKeys		run;
+
+		decode_into(fcinfo, aggcontext, ds, kt->width, &run);
+		push_run(s, &run);
+	}
 	return s;
 }
 
@@ -549,6 +710,7 @@ distinct_set_union_append(PG_FUNCTION_ARGS)
 {
 	MemoryContext aggcontext = aggregate_context(fcinfo);
 	DSAggState *s = PG_ARGISNULL(0) ? NULL : (DSAggState *) PG_GETARG_POINTER(0);
+	bytea	   *ds;
 
 	if (PG_ARGISNULL(1))
 	{
@@ -556,7 +718,12 @@ distinct_set_union_append(PG_FUNCTION_ARGS)
 			PG_RETURN_NULL();
 		PG_RETURN_POINTER(s);
 	}
-	PG_RETURN_POINTER(union_add(fcinfo, aggcontext, s, PG_GETARG_DSET_P(1)));
+	ds = PG_GETARG_DSET_P(1);
+	s = union_add(fcinfo, aggcontext, s, ds);
+	/* a detoasted copy: freed per row */
+	if ((Pointer) ds != PG_GETARG_POINTER(1))
+		pfree(ds);
+	PG_RETURN_POINTER(s);
 }
 
 /*
@@ -580,36 +747,88 @@ distinct_set_union_combine(PG_FUNCTION_ARGS)
 		s1 = new_state(aggcontext, s2->kt);
 	else
 		dset_check_same_type(s1->kt, s2->kt);
-	/* s2's runs live in aggcontext too (its deserial puts them there) */
-	collapse(s2);
+	/* s2 lives in aggcontext too (its deserial puts it there) */
 	for (i = 0; i < s2->nruns; i++)
 		push_run(s1, &s2->runs[i]);
 	s2->nruns = 0;
+	for (i = 0; i < s2->npacks; i++)
+		push_pack(s1, &s2->packs[i]);
+	s2->npacks = 0;
+	if (s2->bm.bits != NULL)
+	{
+		if (s1->bm.bits == NULL)
+		{
+			s1->bm = s2->bm;
+			s1->held = s2->held;
+			s1->held_bytes = s2->held_bytes;
+		}
+		else
+		{
+			BitmapRuns	br;
+			DSPack		pack;
+
+			bitmap_runs(&br, &s2->bm);
+			pack_source(s1, &br.src, &pack);
+			pfree(s2->bm.bits);
+			push_pack(s1, &pack);
+		}
+		s2->bm.bits = NULL;
+	}
 	PG_RETURN_POINTER(s1);
 }
 
 /*
- * The union as a stored set.  A bitmap is read, not changed; a stack is
- * merged into one run, which leaves the state equivalent, and later rows
- * may still be added (running window frames): READ_ONLY as far as the
- * result goes.
+ * The union as a stored set (ERROR 54000 if over the limits, before it is
+ * allocated).  A bitmap is read, not changed; a stack is merged into one
+ * run, which leaves the state equivalent, and later rows may still be
+ * added (running window frames): READ_ONLY as far as the result goes.
  */
 static bytea *
 union_result(DSAggState *s)
 {
-	/* a bitmap is read, not changed: running frames keep adding to it */
-	if (s->bm.bits != NULL)
-		return bitmap_encode(s->kt, &s->bm);
+	if (s->kt->width > 0)
+	{
+		UnionSource u;
+
+		union_source(s, &u);
+		/* one packed sequence is already in the stored layout */
+		if (u.nsources == 1 && s->npacks == 1)
+			return dset_from_packed(s->kt, &s->packs[0].p);
+		if (u.nsources == 1 && s->bm.bits != NULL)
+			return bitmap_encode(s->kt, &s->bm);
+		if (u.nsources > 1 || s->nruns == 0)
+			return dset_encode_runs(s->kt, u.src);
+	}
 	collapse(s);
+	if (s->nruns == 0)
+	{
+		DSKeys		none;
+
+		dsk_alloc(&none, s->kt, 0);
+		return dset_encode(s->kt, &none);
+	}
 	return dset_encode(s->kt, &s->runs[0]);
 }
 
-/* The number of values of the union (the state as union_result leaves it). */
+/*
+ * The number of values of the union (the state as union_result leaves it),
+ * counted run by run: exact past 2^32 values.
+ */
 static uint64
 union_count(DSAggState *s)
 {
-	if (s->bm.bits != NULL)
-		return bitmap_count(&s->bm);
+	if (s->kt->width > 0)
+	{
+		UnionSource u;
+
+		union_source(s, &u);
+		if (u.nsources == 1 && s->npacks == 1)
+			return s->packs[0].p.n;
+		if (u.nsources == 1 && s->bm.bits != NULL)
+			return bitmap_count(&s->bm);
+		if (u.nsources > 1 || s->nruns == 0)
+			return dset_count_runs(u.src);
+	}
 	collapse(s);
 	return s->nruns > 0 ? s->runs[0].n : 0;
 }
@@ -626,13 +845,23 @@ distinct_set_union_final(PG_FUNCTION_ARGS)
 	PG_RETURN_BYTEA_P(union_result((DSAggState *) PG_GETARG_POINTER(0)));
 }
 
+/* a count as bigint */
+static Datum
+count_datum(uint64 n)
+{
+	if (n > (uint64) PG_INT64_MAX)
+		ereport(ERROR,
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("bigint out of range")));
+	return Int64GetDatum((int64) n);
+}
+
 /*
  * distinct_set_union_count_final(internal) -> bigint
  *
  * The number of values of the union (distinct_set_union_cardinality_agg,
  * which cardinality(distinct_set_union_agg(s)) is planned as: dset_plan.c):
- * a bitmap's bits, or the keys of the stack merged in place as by
- * distinct_set_union_final.
+ * the bitmap's and the stack's runs merged and counted, never built.
  */
 Datum
 distinct_set_union_count_final(PG_FUNCTION_ARGS)
@@ -640,35 +869,54 @@ distinct_set_union_count_final(PG_FUNCTION_ARGS)
 	(void) aggregate_context(fcinfo);
 	if (PG_ARGISNULL(0))
 		PG_RETURN_NULL();
-	PG_RETURN_INT64((int64) union_count((DSAggState *) PG_GETARG_POINTER(0)));
+	return count_datum(union_count((DSAggState *) PG_GETARG_POINTER(0)));
 }
 
 /*
  * distinct_set_agg_serial(internal) -> bytea: the state as a stored set
+ * (so a partial union over the limits of a stored set fails with 54000)
  */
 Datum
 distinct_set_agg_serial(PG_FUNCTION_ARGS)
 {
-	DSAggState *s;
-
 	(void) aggregate_context(fcinfo);
-	s = (DSAggState *) PG_GETARG_POINTER(0);
 	/* types by name: the state may be read on another node (dset.h) */
-	PG_RETURN_BYTEA_P(dset_portable(fcinfo, union_result(s), NULL));
+	PG_RETURN_BYTEA_P(dset_portable(fcinfo,
+									union_result((DSAggState *) PG_GETARG_POINTER(0)),
+									NULL));
+}
+
+/* A state of the one stored set ds, in the aggregate context. */
+static DSAggState *
+state_of(FunctionCallInfo fcinfo, MemoryContext aggcontext, bytea *ds)
+{
+	DSHeader	h;
+	const CDKeyType *kt = dset_header(fcinfo, ds, &h);
+	DSAggState *s = new_state(aggcontext, kt);
+
+	if (kt->width > 0)
+	{
+		DSPacked	p;
+
+		dset_packed(ds, &h, &p);
+		if (!dset_decode_cheap(&p))
+		{
+			copy_pack(s, &p, &s->packs[0]);
+			s->npacks = 1;
+			return s;
+		}
+	}
+	decode_into(fcinfo, aggcontext, ds, kt->width, &s->runs[0]);
+	s->nruns = 1;
+	return s;
 }
 
 static Datum
 deserial(FunctionCallInfo fcinfo)
 {
 	MemoryContext aggcontext = aggregate_context(fcinfo);
-	DSKeys		run;
-	const CDKeyType *kt;
-	DSAggState *s;
 
-	kt = decode_into(fcinfo, aggcontext, PG_GETARG_DATUM(0), &run);
-	s = new_state(aggcontext, kt);
-	s->runs[s->nruns++] = run;
-	PG_RETURN_POINTER(s);
+	PG_RETURN_POINTER(state_of(fcinfo, aggcontext, PG_GETARG_DSET_P(0)));
 }
 
 /*
@@ -687,22 +935,111 @@ distinct_set_intersect_deserial(PG_FUNCTION_ARGS)
 	return deserial(fcinfo);
 }
 
-/* s's run intersected with run (whose memory the caller frees) */
-static void
-intersect_into(DSAggState *s, const DSKeys *run)
+/* The one sequence of an intersection state, as a source of runs */
+typedef struct OneSource
 {
-	DSKeys		out;
-	MemoryContext old = MemoryContextSwitchTo(s->mcxt);
+	DSPackedReader pr;
+	DSKeysRuns	kr;
+} OneSource;
 
-	/*
-	 * out's byte keys point into the state's first set, never into run:
-	 * freeing the old run frees its arrays of keys (fixed-width) or of
-	 * pointers and lengths (byte keys), not the byte keys themselves
-	 */
-	dsk_intersect(&out, &s->runs[0], run);
-	dsk_free(&s->runs[0]);
-	MemoryContextSwitchTo(old);
-	s->runs[0] = out;
+static DSRunSource *
+one_source(DSAggState *s, OneSource *o)
+{
+	if (s->npacks > 0)
+	{
+		dset_packed_reader(&o->pr, &s->packs[0].p);
+		return &o->pr.src;
+	}
+	dsk_runs(&o->kr, &s->runs[0]);
+	return &o->kr.src;
+}
+
+/* Free s's one sequence (an intersection state's) */
+static void
+free_one(DSAggState *s)
+{
+	if (s->npacks > 0)
+		pfree(s->packs[0].mem);
+	else
+		dsk_free(&s->runs[0]);
+	s->npacks = 0;
+	s->nruns = 0;
+}
+
+/*
+ * s's keys intersected with the stored set ds (t == NULL) or with the
+ * state t.  Both held as arrays (byte keys, or keys cheap to decode:
+ * dset_decode_cheap): merged as arrays in a context of their own, the
+ * result copied; otherwise (fixed-width keys) merged run by run into a new
+ * packed sequence.
+ */
+static void
+intersect_into(FunctionCallInfo fcinfo, DSAggState *s, bytea *ds,
+			   DSAggState *t)
+{
+	DSHeader	h;
+	DSPacked	p;
+	bool		arrays;
+
+	if (t == NULL)
+		(void) dset_header(fcinfo, ds, &h);
+	if (s->kt->width == 0)
+		arrays = true;
+	else if (t == NULL)
+	{
+		dset_packed(ds, &h, &p);
+		arrays = s->nruns > 0 && dset_decode_cheap(&p);
+	}
+	else
+		arrays = s->nruns > 0 && t->nruns > 0;
+
+	if (arrays)
+	{
+		MemoryContext tmp = AllocSetContextCreate(CurrentMemoryContext,
+												  "distinct_set intersection",
+												  ALLOCSET_DEFAULT_SIZES);
+		MemoryContext old = MemoryContextSwitchTo(tmp);
+		DSKeys		run;
+		DSKeys		out;
+
+		if (t == NULL)
+			(void) dset_decode(fcinfo, ds, &run);
+		dsk_intersect(&out, &s->runs[0], t == NULL ? &run : &t->runs[0]);
+		MemoryContextSwitchTo(s->mcxt);
+		dsk_free(&s->runs[0]);
+		if (out.width == 0)
+			copy_bytes_keys(&s->runs[0], &out);
+		else
+		{
+			dsk_alloc(&s->runs[0], s->kt, out.n);
+			memcpy(s->runs[0].fixed, out.fixed, (Size) out.n * out.width);
+			s->runs[0].n = out.n;
+		}
+		MemoryContextSwitchTo(old);
+		MemoryContextDelete(tmp);
+	}
+	else
+	{
+		OneSource	os;
+		OneSource	ot;
+		DSPackedReader rb;
+		DSRunSource *b;
+		DSMerge		m;
+		DSPack		out;
+
+		if (t == NULL)
+		{
+			dset_packed_reader(&rb, &p);
+			b = &rb.src;
+		}
+		else
+			b = one_source(t, &ot);
+		dset_merge(&m, DSET_OP_INTERSECT, one_source(s, &os), b);
+		pack_source(s, &m.src, &out);
+		free_one(s);
+		s->packs[0] = out;
+		s->npacks = 1;
+	}
 }
 
 /*
@@ -713,9 +1050,8 @@ distinct_set_intersect_append(PG_FUNCTION_ARGS)
 {
 	MemoryContext aggcontext = aggregate_context(fcinfo);
 	DSAggState *s = PG_ARGISNULL(0) ? NULL : (DSAggState *) PG_GETARG_POINTER(0);
-	DSKeys		run;
-	const CDKeyType *kt;
-	MemoryContext tmp;
+	bytea	   *ds;
+	DSHeader	h;
 
 	if (PG_ARGISNULL(1))
 	{
@@ -723,19 +1059,16 @@ distinct_set_intersect_append(PG_FUNCTION_ARGS)
 			PG_RETURN_NULL();
 		PG_RETURN_POINTER(s);
 	}
+	ds = PG_GETARG_DSET_P(1);
 	if (s == NULL)
+		s = state_of(fcinfo, aggcontext, ds);
+	else
 	{
-		kt = decode_into(fcinfo, aggcontext, PG_GETARG_DATUM(1), &run);
-		s = new_state(aggcontext, kt);
-		s->runs[s->nruns++] = run;
-		PG_RETURN_POINTER(s);
+		dset_check_same_type(s->kt, dset_header(fcinfo, ds, &h));
+		intersect_into(fcinfo, s, ds, NULL);
 	}
-	tmp = AllocSetContextCreate(CurrentMemoryContext, "distinct_set intersection",
-								ALLOCSET_DEFAULT_SIZES);
-	kt = decode_into(fcinfo, tmp, PG_GETARG_DATUM(1), &run);
-	dset_check_same_type(s->kt, kt);
-	intersect_into(s, &run);
-	MemoryContextDelete(tmp);
+	if ((Pointer) ds != PG_GETARG_POINTER(1))
+		pfree(ds);
 	PG_RETURN_POINTER(s);
 }
 
@@ -759,7 +1092,7 @@ distinct_set_intersect_combine(PG_FUNCTION_ARGS)
 	if (s1 == NULL)
 		PG_RETURN_POINTER(s2);
 	dset_check_same_type(s1->kt, s2->kt);
-	intersect_into(s1, &s2->runs[0]);
+	intersect_into(fcinfo, s1, NULL, s2);
 	PG_RETURN_POINTER(s1);
 }
 
@@ -775,7 +1108,7 @@ distinct_set_intersect_final(PG_FUNCTION_ARGS)
 	if (PG_ARGISNULL(0))
 		PG_RETURN_NULL();
 	s = (DSAggState *) PG_GETARG_POINTER(0);
-	PG_RETURN_BYTEA_P(dset_encode(s->kt, &s->runs[0]));
+	PG_RETURN_BYTEA_P(union_result(s));
 }
 
 /*
@@ -793,7 +1126,7 @@ distinct_set_intersect_count_final(PG_FUNCTION_ARGS)
 	if (PG_ARGISNULL(0))
 		PG_RETURN_NULL();
 	s = (DSAggState *) PG_GETARG_POINTER(0);
-	PG_RETURN_INT64((int64) s->runs[0].n);
+	return count_datum(s->npacks > 0 ? s->packs[0].p.n : s->runs[0].n);
 }
 
 /* ------------------------------------------------------------------------
@@ -826,6 +1159,7 @@ typedef struct DSMovingState
 	DSBitmap	bm;				/* the keys whose count is above zero */
 	uint64		live;			/* how many */
 	uint64		held;			/* the sum of the counts */
+	uint64		held_bytes;		/* the encoded bytes of the frame's sets */
 	uint32		nsets;			/* the frame's (non-NULL) sets */
 } DSMovingState;
 
@@ -836,24 +1170,20 @@ PG_FUNCTION_INFO_V1(distinct_set_union_moving_count_final);
 
 #define DSET_MOVING_MAX_SETS	255 /* what a count of one byte holds */
 
-/* Turn the counts into a plain union state of their keys. */
+/* Turn the counts into a plain union state: its bitmap is theirs. */
 static void
 counts_to_plain(DSMovingState *m)
 {
-	MemoryContext old = MemoryContextSwitchTo(m->mcxt);
-	DSKeys		run;
-
 	m->plain = new_state(m->mcxt, m->kt);
 	if (m->counts != NULL)
 	{
-		bitmap_read(m->kt, &m->bm, &run);
-		push_run(m->plain, &run);
+		m->plain->bm = m->bm;
+		m->plain->held = m->live;
+		m->plain->held_bytes = m->held_bytes;
 		pfree(m->counts);
-		pfree(m->bm.bits);
 		m->counts = NULL;
 		m->bm.bits = NULL;
 	}
-	MemoryContextSwitchTo(old);
 }
 
 /*
@@ -861,7 +1191,8 @@ counts_to_plain(DSMovingState *m)
  * (plus n to come, of width bytes); false if not.
  */
 static bool
-counts_cover(DSMovingState *m, uint64 lo, uint64 hi, uint64 n, int width)
+counts_cover(DSMovingState *m, uint64 lo, uint64 hi, uint64 n, uint64 bytes,
+			 int width)
 {
 	uint64		newlo = lo & ~UINT64CONST(63);
 	uint64		newhi = hi;
@@ -877,7 +1208,8 @@ counts_cover(DSMovingState *m, uint64 lo, uint64 hi, uint64 n, int width)
 	/* (newhi - newlo) / 64 < 2^58: no overflow */
 	nwords = (newhi - newlo) / 64 + 1;
 	if (nwords * 64 >= (uint64) MaxAllocHugeSize / 2 ||
-		nwords * 8 > (m->held + n) * width)
+		nwords * 8 > (m->held + n) * width ||
+		nwords * 8 / BITMAP_PER_ENCODED_BYTE > m->held_bytes + bytes)
 		return false;
 	if (m->counts != NULL && newlo == m->bm.lo && nwords == m->bm.nwords)
 		return true;
@@ -988,7 +1320,9 @@ distinct_set_union_moving_append(PG_FUNCTION_ARGS)
 	if (m->plain == NULL && h.n > 0)
 	{
 		dset_key_range(ds, &h, &first, &last);
-		if (first > last || !counts_cover(m, first, last, h.n, kt->width))
+		if (first > last ||
+			!counts_cover(m, first, last, h.n,
+						  VARSIZE_ANY_EXHDR(ds) - h.start, kt->width))
 			counts_to_plain(m);
 	}
 	if (m->plain != NULL)
@@ -999,6 +1333,7 @@ distinct_set_union_moving_append(PG_FUNCTION_ARGS)
 		arg.delta = 1;
 		dset_foreach_key(ds, &h, count_keys, &arg);
 		m->held += h.n;
+		m->held_bytes += VARSIZE_ANY_EXHDR(ds) - h.start;
 	}
 	m->nsets++;
 	PG_RETURN_POINTER(m);
@@ -1037,6 +1372,7 @@ distinct_set_union_moving_remove(PG_FUNCTION_ARGS)
 		arg.delta = -1;
 		dset_foreach_key(ds, &h, count_keys, &arg);
 		m->held -= h.n;
+		m->held_bytes -= Min(m->held_bytes, VARSIZE_ANY_EXHDR(ds) - h.start);
 	}
 	m->nsets--;
 	PG_RETURN_POINTER(m);

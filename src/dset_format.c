@@ -222,6 +222,8 @@ unpack_runs(StringInfo buf, DSKeys *k, const CDKeyType *kt, uint32 n)
 			if (!dsk_key_is_canonical(kt, start + j))
 				cd_invalid_state("A key is not in canonical form.");
 			dsk_put(k, o++, start + j);
+			if ((j & 0xFFFF) == 0xFFFF)
+				CHECK_FOR_INTERRUPTS();
 		}
 		prevend = start + len - 1;
 		CHECK_FOR_INTERRUPTS();
@@ -986,6 +988,8 @@ dset_key_range(const bytea *ds, const DSHeader *h, uint64 *first,
 			else
 				start = start + len + recv_varint(&buf) + 2;
 			len = recv_varint(&buf);
+			if ((r & 0xFFFF) == 0xFFFF)
+				CHECK_FOR_INTERRUPTS();
 		}
 		if (nruns == 0)
 			dset_invalid("The number of runs does not match the number of keys.");
@@ -1006,6 +1010,8 @@ dset_key_range(const bytea *ds, const DSHeader *h, uint64 *first,
 			p = next_block(p, end, width, m, &bfirst, &b, &gaps);
 			if (start == 0)
 				*first = bfirst;
+			if ((start & 0xFFFFF) == 0)
+				CHECK_FOR_INTERRUPTS();
 		}
 		block_keys(gaps, end, b, m, bfirst, keys);
 		*last = keys[m - 1];
@@ -1061,6 +1067,8 @@ dset_foreach_key(const bytea *ds, const DSHeader *h, DSKeysFn fn, void *arg)
 				while (m < DSET_BLOCK && j <= len)
 					keys[m++] = start + j++;
 				fn(keys, m, arg);
+				if ((j & 0xFFFF) < DSET_BLOCK)
+					CHECK_FOR_INTERRUPTS();
 			}
 			CHECK_FOR_INTERRUPTS();
 		}
@@ -1456,4 +1464,533 @@ dset_or_bits(const bytea *ds, const DSHeader *h, uint64 *bits, uint64 lo,
 		if ((start & 0xFFFF) == 0)
 			CHECK_FOR_INTERRUPTS();
 	}
+}
+
+/* ------------------------------------------------------------------------
+ * Fixed-width keys as runs (dset.h): packed keys read as runs in place,
+ * and runs packed, without expanding runs into keys.
+ * ------------------------------------------------------------------------
+ */
+
+/* the largest key of a width */
+static inline uint64
+width_max_key(int width)
+{
+	return width == 8 ? PG_UINT64_MAX : (UINT64CONST(1) << (8 * width)) - 1;
+}
+
+void
+dset_too_large(uint64 n, int width)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+			 errmsg("distinct_set too large"),
+			 n > PG_UINT32_MAX ?
+			 errdetail("The set would hold " UINT64_FORMAT " values; a distinct_set holds at most %u.",
+					   n, PG_UINT32_MAX) :
+			 errdetail("The set would hold " UINT64_FORMAT " values, more than 1 GB of keys.", n),
+			 errhint("Count such sets without storing them: cardinality() of the union is computed without building it.")));
+	pg_unreachable();
+}
+
+void
+dset_packed(const bytea *ds, const DSHeader *h, DSPacked *p)
+{
+	Assert(h->kt->width > 0);
+	p->width = h->kt->width;
+	p->runs = (h->flags & DSET_FLAG_RUNS) != 0;
+	p->n = h->n;
+	p->data = VARDATA_ANY(ds) + h->start;
+	p->len = VARSIZE_ANY_EXHDR(ds) - h->start;
+}
+
+/* a view of the bytes of r's sequence from r->pos, as a StringInfo */
+static inline void
+reader_view(const DSPackedReader *r, StringInfo buf)
+{
+	buf->data = (char *) r->p->data;
+	buf->len = (int) r->p->len;
+	buf->maxlen = buf->len;
+	buf->cursor = (int) r->pos;
+}
+
+static void
+packed_rewind(DSRunSource *s)
+{
+	DSPackedReader *r = (DSPackedReader *) s;
+
+	r->pos = 0;
+	r->left = r->p->n;
+	r->started = false;
+	r->prev = 0;
+	r->m = r->i = 0;
+	r->nruns = 0;
+	if (r->p->runs)
+	{
+		StringInfoData buf;
+
+		reader_view(r, &buf);
+		r->nruns = recv_varint(&buf);
+		/* every run takes at least 1 byte and holds at least 1 key */
+		if (r->nruns > r->left || r->nruns > r->p->len ||
+			(r->left > 0 && r->nruns == 0))
+			dset_invalid("The number of runs does not match the number of keys.");
+		r->pos = buf.cursor;
+	}
+}
+
+/* the next run of the runs layout */
+static bool
+packed_next_run(DSPackedReader *r, uint64 *first, uint64 *last)
+{
+	int			width = r->p->width;
+	uint64		limit = width_max_key(width);
+	StringInfoData buf;
+	uint64		start;
+	uint64		len;
+
+	if (r->nruns == 0)
+	{
+		if (r->left != 0)
+			dset_invalid("The runs hold fewer keys than the value.");
+		return false;
+	}
+	reader_view(r, &buf);
+	if (!r->started)
+	{
+		if (buf.len - buf.cursor < width)
+			dset_invalid("The keys run past the end of the value.");
+		start = read_key((const uint8 *) buf.data + buf.cursor, width);
+		buf.cursor += width;
+	}
+	else
+	{
+		uint64		gap = recv_varint(&buf);
+
+		/* start = prev + gap + 2 <= limit */
+		if (r->prev >= limit - 1 || gap > limit - r->prev - 2)
+			dset_invalid("A key is out of range.");
+		start = r->prev + gap + 2;
+	}
+	len = recv_varint(&buf);
+	if (len >= r->left)
+		dset_invalid("The runs hold more keys than the value.");
+	if (len > limit - start)
+		dset_invalid("A key is out of range.");
+	r->left -= len + 1;
+	r->prev = start + len;
+	r->started = true;
+	r->nruns--;
+	r->pos = buf.cursor;
+	*first = start;
+	*last = start + len;
+	if ((++r->calls & 0xFFFF) == 0)
+		CHECK_FOR_INTERRUPTS();
+	return true;
+}
+
+/* the next block of the blocks layout into r->keys; false at the end */
+static bool
+packed_fill(DSPackedReader *r)
+{
+	const uint8 *base = (const uint8 *) r->p->data;
+	const uint8 *end = base + r->p->len;
+	int			width = r->p->width;
+	uint32		m;
+	uint64		first;
+	int			b;
+	const uint8 *gaps;
+	const uint8 *p;
+	uint32		i;
+
+	if (r->left == 0)
+		return false;
+	m = (uint32) Min((uint64) DSET_BLOCK, r->left);
+	p = next_block(base + r->pos, end, width, m, &first, &b, &gaps);
+	block_keys(gaps, end, b, m, first, r->keys);
+	/* strictly increasing, within the width (no wrap-around either) */
+	if (r->started && r->keys[0] <= r->prev)
+		dset_invalid("The keys are not strictly increasing.");
+	for (i = 1; i < m; i++)
+	{
+		if (r->keys[i] <= r->keys[i - 1])
+			dset_invalid("The keys are not strictly increasing.");
+	}
+	if (r->keys[m - 1] > width_max_key(width))
+		dset_invalid("A key is out of range.");
+	r->pos = p - base;
+	r->left -= m;
+	r->prev = r->keys[m - 1];
+	r->started = true;
+	r->m = m;
+	r->i = 0;
+	if ((++r->calls & 0x3FF) == 0)
+		CHECK_FOR_INTERRUPTS();
+	return true;
+}
+
+static bool
+packed_next(DSRunSource *s, uint64 *first, uint64 *last)
+{
+	DSPackedReader *r = (DSPackedReader *) s;
+	uint64		l;
+
+	if (r->p->runs)
+		return packed_next_run(r, first, last);
+	/* blocks: consecutive keys joined into one run */
+	if (r->i >= r->m && !packed_fill(r))
+		return false;
+	*first = l = r->keys[r->i++];
+	for (;;)
+	{
+		if (r->i >= r->m && !packed_fill(r))
+			break;
+		if (r->keys[r->i] - l != 1)
+			break;
+		l = r->keys[r->i++];
+	}
+	*last = l;
+	return true;
+}
+
+void
+dset_packed_reader(DSPackedReader *r, const DSPacked *p)
+{
+	r->src.next = packed_next;
+	r->src.rewind = packed_rewind;
+	r->p = p;
+	r->calls = 0;
+	packed_rewind(&r->src);
+}
+
+/* a source's runs, adjacent ones joined: maximal runs */
+typedef struct Joiner
+{
+	DSRunSource *src;
+	bool		have;
+	uint64		f;
+	uint64		l;
+	uint64		calls;
+} Joiner;
+
+static void
+join_start(Joiner *j, DSRunSource *src)
+{
+	j->src = src;
+	j->calls = 0;
+	src->rewind(src);
+	j->have = src->next(src, &j->f, &j->l);
+}
+
+static bool
+join_next(Joiner *j, uint64 *first, uint64 *last)
+{
+	if (!j->have)
+		return false;
+	*first = j->f;
+	*last = j->l;
+	while ((j->have = j->src->next(j->src, &j->f, &j->l)) && j->f - *last == 1)
+		*last = j->l;
+	if ((++j->calls & 0xFFFF) == 0)
+		CHECK_FOR_INTERRUPTS();
+	return true;
+}
+
+uint64
+dset_count_runs(DSRunSource *src)
+{
+	uint64		n = 0;
+	uint64		f;
+	uint64		l;
+	uint64		calls = 0;
+
+	src->rewind(src);
+	while (src->next(src, &f, &l))
+	{
+		/* l - f + 1 is 0 for all 2^64 keys */
+		if (l - f + 1 == 0 || n + (l - f + 1) < n)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("too many values to count")));
+		n += l - f + 1;
+		if ((++calls & 0xFFFF) == 0)
+			CHECK_FOR_INTERRUPTS();
+	}
+	return n;
+}
+
+/*
+ * The blocks layout's size, counted run by run: a block of 128 keys inside
+ * one run takes the first key and a byte (no gaps), so whole blocks inside
+ * a run are counted, not expanded, and each run costs at most the 127 keys
+ * of the block it starts or ends in.
+ */
+typedef struct BlocksSize
+{
+	int			width;
+	uint32		m;				/* keys of the block being filled */
+	Size		size;
+	uint64		block[DSET_BLOCK];
+} BlocksSize;
+
+static void
+blocks_size_add(BlocksSize *bs, uint64 f, uint64 l)
+{
+	uint64		k = f;
+
+	for (;;)
+	{
+		if (bs->m == 0 && l - k >= DSET_BLOCK - 1)
+		{
+			/* l - k + 1 keys left: whole blocks of them */
+			uint64		left = l - k;
+			uint64		full = left / DSET_BLOCK + (left % DSET_BLOCK == DSET_BLOCK - 1);
+
+			/* at most 2^57 blocks of at most 9 bytes: no overflow */
+			bs->size += (Size) full * (bs->width + 1);
+			if (full * DSET_BLOCK - 1 == left)
+				return;			/* the run ends with the last of them */
+			k += full * DSET_BLOCK;
+			continue;
+		}
+		bs->block[bs->m++] = k;
+		if (bs->m == DSET_BLOCK)
+		{
+			bs->size += cd_pack_block_size(bs->block, bs->m, bs->width);
+			bs->m = 0;
+		}
+		if (k == l)
+			return;
+		k++;
+	}
+}
+
+/*
+ * A source's keys: their number, maximal runs and the size of each layout,
+ * in one pass.
+ */
+typedef struct RunsStats
+{
+	uint64		n;
+	uint64		nruns;
+	Size		runs_size;
+	Size		blocks_size;
+} RunsStats;
+
+static void
+runs_stats(DSRunSource *src, int width, RunsStats *st)
+{
+	Joiner		j;
+	uint64		f;
+	uint64		l;
+	uint64		prevend = 0;
+	BlocksSize	bs;
+
+	st->n = 0;
+	st->nruns = 0;
+	st->runs_size = 0;
+	bs.width = width;
+	bs.m = 0;
+	bs.size = 0;
+	join_start(&j, src);
+	while (join_next(&j, &f, &l))
+	{
+		if (l - f + 1 == 0 || st->n + (l - f + 1) < st->n)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("too many values to count")));
+		st->n += l - f + 1;
+		st->runs_size += put_run(NULL, width, st->nruns == 0, f, l - f + 1,
+								 prevend);
+		blocks_size_add(&bs, f, l);
+		st->nruns++;
+		prevend = l;
+	}
+	st->runs_size += cd_varint_size(st->nruns);
+	if (bs.m > 0)
+		bs.size += cd_pack_block_size(bs.block, bs.m, width);
+	st->blocks_size = bs.size;
+}
+
+/* a reader of a source's keys one by one (keystream.h), for cd_pack_fixed */
+typedef struct RunKeys
+{
+	CDKeyReader r;
+	Joiner		j;
+	bool		have;
+	uint64		k;				/* the next key ... */
+	uint64		l;				/* ... and the last of its run */
+} RunKeys;
+
+static uint32
+run_keys_next(CDKeyReader *r, uint64 *dst, uint32 max)
+{
+	RunKeys    *rk = (RunKeys *) r;
+	uint32		o = 0;
+
+	while (o < max && rk->have)
+	{
+		dst[o++] = rk->k;
+		if (rk->k == rk->l)
+		{
+			uint64		f;
+
+			rk->have = join_next(&rk->j, &f, &rk->l);
+			rk->k = f;
+		}
+		else
+			rk->k++;
+	}
+	r->pos += o;
+	return o;
+}
+
+/* write the chosen layout of src's keys (stats: runs_stats's) to buf */
+static void
+write_layout(StringInfo buf, int width, DSRunSource *src, bool runs,
+			 const RunsStats *st)
+{
+	Joiner		j;
+	uint64		f;
+	uint64		l;
+
+	if (runs)
+	{
+		uint64		prevend = 0;
+		uint64		seen = 0;
+
+		cd_send_varint(buf, st->nruns);
+		join_start(&j, src);
+		while (join_next(&j, &f, &l))
+		{
+			(void) put_run(buf, width, seen++ == 0, f, l - f + 1, prevend);
+			prevend = l;
+		}
+		Assert(seen == st->nruns);
+	}
+	else
+	{
+		RunKeys		rk;
+
+		join_start(&rk.j, src);
+		rk.have = join_next(&rk.j, &rk.k, &rk.l);
+		cd_key_reader_init(&rk.r, &rk, 0, run_keys_next, NULL);
+		cd_pack_fixed(buf, &rk.r, width);
+	}
+}
+
+/* the layout for src's keys: runs exactly when shorter; its size */
+static bool
+choose_layout(const RunsStats *st, Size *size)
+{
+	if (st->nruns > 0 && st->runs_size < st->blocks_size)
+	{
+		*size = st->runs_size;
+		return true;
+	}
+	*size = st->blocks_size;
+	return false;
+}
+
+bytea *
+dset_encode_runs(const CDKeyType *kt, DSRunSource *src)
+{
+	StringInfoData buf;
+	RunsStats	st;
+	Size		size;
+	bool		runs;
+
+	Assert(kt->width > 0);
+	runs_stats(src, kt->width, &st);
+	/* every stored set can be decoded (DSET_MAX_DECODED) */
+	if (st.n > PG_UINT32_MAX || st.n * kt->width > DSET_MAX_DECODED)
+		dset_too_large(st.n, kt->width);
+	runs = choose_layout(&st, &size);
+	start_value(&buf, kt, runs ? DSET_FLAG_RUNS : 0, (uint32) st.n);
+	if (size > DSET_MAX_SIZE - (Size) buf.len)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("distinct_set too large"),
+				 errdetail("The set would take %zu bytes; a distinct_set is limited to 1 GB.",
+						   size + buf.len)));
+	enlargeStringInfo(&buf, (int) size);
+	write_layout(&buf, kt->width, src, runs, &st);
+	SET_VARSIZE(buf.data, buf.len);
+	return (bytea *) buf.data;
+}
+
+void
+dset_pack_runs(StringInfo buf, int width, DSRunSource *src, DSPacked *p)
+{
+	RunsStats	st;
+	Size		size;
+	bool		runs;
+	int			start = buf->len;
+
+	runs_stats(src, width, &st);
+	runs = choose_layout(&st, &size);
+	if (size > MaxAllocSize - 1 - (Size) buf->len)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("distinct_set aggregate state too large"),
+				 errdetail("The keys would take %zu bytes, more than 1 GB.", size)));
+	enlargeStringInfo(buf, (int) size);
+	write_layout(buf, width, src, runs, &st);
+	p->width = width;
+	p->runs = runs;
+	p->n = st.n;
+	p->data = buf->data + start;
+	p->len = buf->len - start;
+}
+
+bool
+dset_recv_in_place(FunctionCallInfo fcinfo, const bytea *ds)
+{
+	DSHeader	h;
+	DSPacked	p;
+	DSPackedReader r;
+	bytea	   *again;
+	bool		same;
+
+	/*
+	 * Only a built-in type's reference: any other goes through
+	 * dset_decode_input, which resolves names with the caller's privileges.
+	 */
+	if (VARSIZE_ANY_EXHDR(ds) <= DSET_HEADER_SIZE ||
+		((const uint8 *) VARDATA_ANY(ds))[DSET_HEADER_SIZE] != CD_REF_OID)
+		return false;
+	if (dset_header(fcinfo, ds, &h)->width == 0 || !dsk_keys_all_valid(h.kt))
+		return false;
+	dset_packed(ds, &h, &p);
+	dset_packed_reader(&r, &p);
+	again = dset_encode_runs(h.kt, &r.src);
+	/* every pass reads the keys to their end */
+	if (r.pos != p.len)
+		dset_invalid("There are bytes left after the keys.");
+	same = VARSIZE_ANY_EXHDR(again) == VARSIZE_ANY_EXHDR(ds) &&
+		memcmp(VARDATA_ANY(again), VARDATA_ANY(ds), VARSIZE_ANY_EXHDR(ds)) == 0;
+	pfree(again);
+	if (!same)
+		dset_invalid("The value is not in canonical form.");
+	return true;
+}
+
+bytea *
+dset_from_packed(const CDKeyType *kt, const DSPacked *p)
+{
+	StringInfoData buf;
+
+	Assert(kt->width == p->width);
+	if (p->n > PG_UINT32_MAX || p->n * kt->width > DSET_MAX_DECODED)
+		dset_too_large(p->n, kt->width);
+	start_value(&buf, kt, p->runs ? DSET_FLAG_RUNS : 0, (uint32) p->n);
+	if (p->len > DSET_MAX_SIZE - (Size) buf.len)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("distinct_set too large"),
+				 errdetail("The set would take %zu bytes; a distinct_set is limited to 1 GB.",
+						   p->len + buf.len)));
+	appendBinaryStringInfo(&buf, p->data, (int) p->len);
+	SET_VARSIZE(buf.data, buf.len);
+	return (bytea *) buf.data;
 }

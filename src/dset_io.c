@@ -279,9 +279,9 @@ datums_of(const DSKeys *keys)
 	return values;
 }
 
-/* an array of elemtype (kt's type, its base type or a domain over it) */
-static ArrayType *
-array_of(const CDKeyType *kt, Oid elemtype, Datum *values, uint32 n)
+/* ERROR 54000 unless an array holds n values of kt */
+static void
+check_array_size(const CDKeyType *kt, uint32 n)
 {
 	if ((Size) n > MaxArraySize)
 		ereport(ERROR,
@@ -289,6 +289,22 @@ array_of(const CDKeyType *kt, Oid elemtype, Datum *values, uint32 n)
 				 errmsg("distinct_set too large for an array"),
 				 errdetail("The set holds %u values; an array holds at most %zu.",
 						   n, (Size) MaxArraySize)));
+	/* fixed-size values: known from the count, before anything is decoded */
+	if (kt->typlen > 0 &&
+		(Size) n * att_align_nominal(kt->typlen, kt->typalign) >
+		MaxAllocSize - ARR_OVERHEAD_NONULLS(1))
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("distinct_set too large for an array"),
+				 errdetail("The set's %u values take more than the 1 GB an array holds.",
+						   n)));
+}
+
+/* an array of elemtype (kt's type, its base type or a domain over it) */
+static ArrayType *
+array_of(const CDKeyType *kt, Oid elemtype, Datum *values, uint32 n)
+{
+	check_array_size(kt, n);
 	return construct_array(values, (int) n, elemtype, kt->typlen,
 						   kt->typbyval, kt->typalign);
 }
@@ -358,6 +374,10 @@ receive(FunctionCallInfo fcinfo, const char *data, int len, bool *orphan)
 
 	SET_VARSIZE(ds, VARHDRSZ + len);
 	memcpy(VARDATA(ds), data, len);
+	/* integer keys of a built-in type: checked run by run, not decoded */
+	*orphan = false;
+	if (dset_recv_in_place(fcinfo, ds))
+		return ds;
 	kt = dset_decode_input(fcinfo, ds, &keys, orphan, &basetypid);
 	dsk_validate_values(&keys);
 	again = dset_encode(kt, &keys);
@@ -530,14 +550,19 @@ ordered_datums(const CDKeyType *kt, const DSKeys *keys, Oid collation)
 Datum
 distinct_set_to_array(PG_FUNCTION_ARGS)
 {
+	DSHeader	h;
 	DSKeys		keys;
 	const CDKeyType *kt;
 	Datum	   *values;
 	Oid			elemtype;
+	bytea	   *ds;
 
 	if (PG_ARGISNULL(0))
 		PG_RETURN_NULL();
-	kt = dset_decode(fcinfo, PG_GETARG_DSET_P(0), &keys);
+	ds = PG_GETARG_DSET_P(0);
+	kt = dset_header(fcinfo, ds, &h);
+	check_array_size(kt, h.n);
+	kt = dset_decode(fcinfo, ds, &keys);
 	elemtype = check_value_arg(fcinfo, kt, 1);
 	values = ordered_datums(kt, &keys, PG_GET_COLLATION());
 	check_domain_values(fcinfo, elemtype, values, keys.n);

@@ -512,6 +512,13 @@ every_key_valid(Oid typid)
 	}
 }
 
+bool
+dsk_keys_all_valid(const CDKeyType *kt)
+{
+	return (kt->encoding == CD_KEY_INT || kt->encoding == CD_KEY_UINT) &&
+		every_key_valid(kt->typid);
+}
+
 typedef struct ValidateArgs
 {
 	const DSKeys *k;

@@ -5,10 +5,14 @@
  *	  and the comparison and hash functions of the btree and hash operator
  *	  classes.
  *
- * The algebra works on sorted runs of keys (DSKeys): merges in one pass,
- * or, when one run is much shorter than the other, a galloping search of
- * the longer one for each key of the shorter.  Byte keys of a result point
- * into the inputs' memory.
+ * Two forms of the algebra.  Sets of fixed-width keys are read in place
+ * as runs of consecutive keys (dset.h's sources), merged run by run and
+ * counted or encoded as the merge produces them: a set of runs costs its
+ * runs, never its values, and memory is the result's.  Sets cheap to
+ * decode (dset_decode_cheap) and byte keys are decoded into sorted arrays
+ * (DSKeys), merged in one pass, or, when one is much shorter than the
+ * other, by a galloping search of the longer one for each key of the
+ * shorter; byte keys of a result point into the inputs' memory.
  *
  * Comparison and hashing are those of the stored bytes, which are
  * canonical (dset.h): equal sets have equal bytes.  The btree order is
@@ -264,6 +268,211 @@ dsk_overlaps(const DSKeys *a, const DSKeys *b)
 }
 
 /* ------------------------------------------------------------------------
+ * Set algebra on runs of fixed-width keys (dset.h): a merge of two sources
+ * of runs is itself a source, so that the result is counted or encoded as
+ * it is produced, never held whole; each step costs a run of an input.
+ * ------------------------------------------------------------------------
+ */
+static inline void
+advance_a(DSMerge *m)
+{
+	m->ha = m->a->next(m->a, &m->af, &m->al);
+}
+
+static inline void
+advance_b(DSMerge *m)
+{
+	m->hb = m->b->next(m->b, &m->bf, &m->bl);
+}
+
+/* does a run starting at f touch (overlap or adjoin) one ending at l? */
+static inline bool
+touches(uint64 f, uint64 l)
+{
+	return f <= l || f - l == 1;
+}
+
+static bool
+union_next(DSRunSource *s, uint64 *first, uint64 *last)
+{
+	DSMerge    *m = (DSMerge *) s;
+	uint64		f;
+	uint64		l;
+
+	if (m->ha && (!m->hb || m->af <= m->bf))
+	{
+		f = m->af;
+		l = m->al;
+		advance_a(m);
+	}
+	else if (m->hb)
+	{
+		f = m->bf;
+		l = m->bl;
+		advance_b(m);
+	}
+	else
+		return false;
+	/* take in every run of either input that touches this one */
+	for (;;)
+	{
+		if (m->ha && touches(m->af, l))
+		{
+			l = Max(l, m->al);
+			advance_a(m);
+		}
+		else if (m->hb && touches(m->bf, l))
+		{
+			l = Max(l, m->bl);
+			advance_b(m);
+		}
+		else
+			break;
+	}
+	*first = f;
+	*last = l;
+	return true;
+}
+
+static bool
+intersect_next(DSRunSource *s, uint64 *first, uint64 *last)
+{
+	DSMerge    *m = (DSMerge *) s;
+
+	while (m->ha && m->hb)
+	{
+		uint64		f = Max(m->af, m->bf);
+		uint64		l = Min(m->al, m->bl);
+		uint64		al = m->al;
+		uint64		bl = m->bl;
+
+		/* the run that ends first has nothing more in common */
+		if (al <= bl)
+			advance_a(m);
+		if (bl <= al)
+			advance_b(m);
+		if (f <= l)
+		{
+			*first = f;
+			*last = l;
+			return true;
+		}
+	}
+	return false;
+}
+
+static bool
+except_next(DSRunSource *s, uint64 *first, uint64 *last)
+{
+	DSMerge    *m = (DSMerge *) s;
+
+	for (;;)
+	{
+		/* the rest of a's current run: cf .. cl */
+		if (!m->hc)
+		{
+			if (!m->ha)
+				return false;
+			m->cf = m->af;
+			m->cl = m->al;
+			m->hc = true;
+			advance_a(m);
+		}
+		while (m->hb && m->bl < m->cf)
+			advance_b(m);
+		if (!m->hb || m->bf > m->cl)
+		{
+			*first = m->cf;
+			*last = m->cl;
+			m->hc = false;
+			return true;
+		}
+		/* b's run overlaps cf .. cl */
+		if (m->bf > m->cf)
+		{
+			*first = m->cf;
+			*last = m->bf - 1;
+			if (m->bl >= m->cl)
+				m->hc = false;	/* b's run may reach a's next run */
+			else
+			{
+				m->cf = m->bl + 1;
+				advance_b(m);
+			}
+			return true;
+		}
+		if (m->bl >= m->cl)
+			m->hc = false;
+		else
+		{
+			m->cf = m->bl + 1;
+			advance_b(m);
+		}
+	}
+}
+
+static void
+merge_rewind(DSRunSource *s)
+{
+	DSMerge    *m = (DSMerge *) s;
+
+	m->a->rewind(m->a);
+	m->b->rewind(m->b);
+	advance_a(m);
+	advance_b(m);
+	m->hc = false;
+}
+
+static void
+keys_runs_rewind(DSRunSource *s)
+{
+	((DSKeysRuns *) s)->i = 0;
+}
+
+static bool
+keys_runs_next(DSRunSource *s, uint64 *first, uint64 *last)
+{
+	DSKeysRuns *r = (DSKeysRuns *) s;
+	const DSKeys *k = r->k;
+	uint32		i = r->i;
+	uint64		l;
+
+	if (i >= k->n)
+		return false;
+	*first = l = dsk_get(k, i++);
+	while (i < k->n && dsk_get(k, i) - l == 1)
+		l = dsk_get(k, i++);
+	*last = l;
+	/* every 2^16 keys */
+	if ((i >> 16) != (r->i >> 16))
+		CHECK_FOR_INTERRUPTS();
+	r->i = i;
+	return true;
+}
+
+void
+dsk_runs(DSKeysRuns *r, const DSKeys *k)
+{
+	Assert(k->width > 0);
+	r->src.next = keys_runs_next;
+	r->src.rewind = keys_runs_rewind;
+	r->k = k;
+	r->i = 0;
+}
+
+void
+dset_merge(DSMerge *m, int op, DSRunSource *a, DSRunSource *b)
+{
+	m->src.next = op == DSET_OP_UNION ? union_next :
+		op == DSET_OP_INTERSECT ? intersect_next : except_next;
+	m->src.rewind = merge_rewind;
+	m->a = a;
+	m->b = b;
+	m->op = op;
+	merge_rewind(&m->src);
+}
+
+/* ------------------------------------------------------------------------
  * SQL-callable functions
  * ------------------------------------------------------------------------
  */
@@ -286,51 +495,127 @@ PG_FUNCTION_INFO_V1(distinct_set_cmp);
 PG_FUNCTION_INFO_V1(distinct_set_hash);
 PG_FUNCTION_INFO_V1(distinct_set_hash_extended);
 
-/* Decode both arguments, which must be sets of the same type. */
-static const CDKeyType *
-decode_pair(FunctionCallInfo fcinfo, DSKeys *a, DSKeys *b)
+/*
+ * Both arguments, which must be sets of the same type: fixed-width keys
+ * are read in place as runs unless both sets are cheap to decode
+ * (dset_decode_cheap); those and byte keys (front coding is read from the
+ * start) are decoded into a context of the call's own, freed before it
+ * returns, as are detoasted copies of the arguments: a row calling several
+ * operators holds one operation's memory at a time.
+ */
+typedef struct OpArgs
 {
-	const CDKeyType *kta = dset_decode(fcinfo, PG_GETARG_DSET_P(0), a);
-	const CDKeyType *ktb = dset_decode(fcinfo, PG_GETARG_DSET_P(1), b);
+	bytea	   *a;
+	bytea	   *b;
+	DSHeader	ha;
+	DSHeader	hb;
+	const CDKeyType *kt;
+	DSPacked	pa;				/* fixed-width keys */
+	DSPacked	pb;
+	DSPackedReader ra;
+	DSPackedReader rb;
+	bool		arrays;			/* byte keys, or cheap to decode: */
+	MemoryContext tmp;			/* decoded here */
+	DSKeys		ka;
+	DSKeys		kb;
+} OpArgs;
 
-	dset_check_same_type(kta, ktb);
-	return kta;
+static void
+op_args(FunctionCallInfo fcinfo, OpArgs *o)
+{
+	o->a = PG_GETARG_DSET_P(0);
+	o->b = PG_GETARG_DSET_P(1);
+	o->kt = dset_header(fcinfo, o->a, &o->ha);
+	dset_check_same_type(o->kt, dset_header(fcinfo, o->b, &o->hb));
+	o->tmp = NULL;
+	o->arrays = true;
+	if (o->kt->width > 0)
+	{
+		dset_packed(o->a, &o->ha, &o->pa);
+		dset_packed(o->b, &o->hb, &o->pb);
+		dset_packed_reader(&o->ra, &o->pa);
+		dset_packed_reader(&o->rb, &o->pb);
+		o->arrays = dset_decode_cheap(&o->pa) && dset_decode_cheap(&o->pb);
+	}
+	if (o->arrays)
+	{
+		MemoryContext old;
+
+		o->tmp = AllocSetContextCreate(CurrentMemoryContext,
+									   "distinct_set operation",
+									   ALLOCSET_DEFAULT_SIZES);
+		old = MemoryContextSwitchTo(o->tmp);
+		(void) dset_decode(fcinfo, o->a, &o->ka);
+		(void) dset_decode(fcinfo, o->b, &o->kb);
+		MemoryContextSwitchTo(old);
+	}
+}
+
+static void
+op_args_free(FunctionCallInfo fcinfo, OpArgs *o)
+{
+	if (o->tmp != NULL)
+		MemoryContextDelete(o->tmp);
+	if ((Pointer) o->a != PG_GETARG_POINTER(0))
+		pfree(o->a);
+	if ((Pointer) o->b != PG_GETARG_POINTER(1))
+		pfree(o->b);
+}
+
+/*
+ * a | b, a & b, a - b as a stored set: fixed-width keys merged run by run
+ * straight into the encoder (which refuses a result over the limits before
+ * allocating it), so memory is the result's; byte keys merged in the
+ * call's context, then encoded.
+ */
+static bytea *
+set_op(FunctionCallInfo fcinfo, int op)
+{
+	OpArgs		o;
+	bytea	   *result;
+
+	op_args(fcinfo, &o);
+	if (!o.arrays)
+	{
+		DSMerge		m;
+
+		dset_merge(&m, op, &o.ra.src, &o.rb.src);
+		result = dset_encode_runs(o.kt, &m.src);
+	}
+	else
+	{
+		DSKeys		out;
+		MemoryContext old = MemoryContextSwitchTo(o.tmp);
+
+		if (op == DSET_OP_UNION)
+			dsk_union(&out, &o.ka, &o.kb);
+		else if (op == DSET_OP_INTERSECT)
+			dsk_intersect(&out, &o.ka, &o.kb);
+		else
+			dsk_difference(&out, &o.ka, &o.kb);
+		MemoryContextSwitchTo(old);
+		result = dset_encode(o.kt, &out);
+	}
+	op_args_free(fcinfo, &o);
+	return result;
 }
 
 Datum
 distinct_set_union(PG_FUNCTION_ARGS)
 {
-	DSKeys		a,
-				b,
-				out;
-	const CDKeyType *kt = decode_pair(fcinfo, &a, &b);
-
-	dsk_union(&out, &a, &b);
-	PG_RETURN_BYTEA_P(dset_encode(kt, &out));
+	PG_RETURN_BYTEA_P(set_op(fcinfo, DSET_OP_UNION));
 }
 
 Datum
 distinct_set_intersect(PG_FUNCTION_ARGS)
 {
-	DSKeys		a,
-				b,
-				out;
-	const CDKeyType *kt = decode_pair(fcinfo, &a, &b);
-
-	dsk_intersect(&out, &a, &b);
-	PG_RETURN_BYTEA_P(dset_encode(kt, &out));
+	PG_RETURN_BYTEA_P(set_op(fcinfo, DSET_OP_INTERSECT));
 }
 
 Datum
 distinct_set_except(PG_FUNCTION_ARGS)
 {
-	DSKeys		a,
-				b,
-				out;
-	const CDKeyType *kt = decode_pair(fcinfo, &a, &b);
-
-	dsk_difference(&out, &a, &b);
-	PG_RETURN_BYTEA_P(dset_encode(kt, &out));
+	PG_RETURN_BYTEA_P(set_op(fcinfo, DSET_OP_EXCEPT));
 }
 
 /* count the keys whose bit is set (see intersection_size) */
@@ -360,31 +645,33 @@ probe_keys(const uint64 *keys, uint32 n, void *arg)
 }
 
 /*
+ * A bitmap over a range of fixed-width keys may take at most this many
+ * times the encoded bytes of the sets it holds (and no more than their
+ * keys): a set of runs, whose keys take far more than its bytes, is
+ * merged as runs instead.
+ */
+#define BITMAP_PER_ENCODED_BYTE	4
+
+/*
  * The number of values two stored sets (the arguments) share, and their
- * counts.  Fixed-width keys whose common range is dense: the first set's
- * keys in that range become bits, the second's are looked up, both read in
- * place (a bitmap no larger than their keys, as for the union aggregate);
- * anything else: both decoded and merged.
+ * counts.  Fixed-width keys in the blocks layout whose common range is
+ * dense: the first set's keys in that range become bits, the second's are
+ * looked up, both read in place (a bitmap no larger than their keys, nor
+ * than 4 times their bytes, as for the union aggregate); other fixed-width
+ * keys: their runs merged and counted; byte keys: both decoded and merged.
  */
 static uint64
-intersection_size(FunctionCallInfo fcinfo, uint32 *na, uint32 *nb)
+intersection_size(FunctionCallInfo fcinfo, uint64 *na, uint64 *nb)
 {
-	bytea	   *a = PG_GETARG_DSET_P(0);
-	bytea	   *b = PG_GETARG_DSET_P(1);
-	DSHeader	ha,
-				hb;
-	const CDKeyType *kt = dset_header(fcinfo, a, &ha);
-	DSKeys		ka,
-				kb,
-				out;
+	OpArgs		o;
 	uint64		n;
 
-	dset_check_same_type(kt, dset_header(fcinfo, b, &hb));
-	*na = ha.n;
-	*nb = hb.n;
-	if (ha.n == 0 || hb.n == 0)
-		return 0;
-	if (kt->width > 0)
+	op_args(fcinfo, &o);
+	*na = o.ha.n;
+	*nb = o.hb.n;
+	if (o.ha.n == 0 || o.hb.n == 0)
+		n = 0;
+	else if (o.kt->width > 0)
 	{
 		uint64		alo,
 					ahi,
@@ -392,16 +679,18 @@ intersection_size(FunctionCallInfo fcinfo, uint32 *na, uint32 *nb)
 					bhi,
 					lo,
 					hi;
+		DSMerge		m;
 
-		dset_key_range(a, &ha, &alo, &ahi);
-		dset_key_range(b, &hb, &blo, &bhi);
+		dset_key_range(o.a, &o.ha, &alo, &ahi);
+		dset_key_range(o.b, &o.hb, &blo, &bhi);
 		lo = Max(alo, blo) & ~UINT64CONST(63);
 		hi = Min(ahi, bhi);
 		if (Max(alo, blo) > hi)
-			return 0;
+			n = 0;
 		/* (hi - lo) / 64 < 2^58: no overflow */
-		if ((hi - lo) / 64 + 1 <= ((uint64) ha.n + hb.n) * kt->width / 8 &&
-			(hi - lo) / 8 < (uint64) MaxAllocHugeSize / 2)
+		else if (!o.pa.runs && !o.pb.runs &&
+				 (hi - lo) / 64 + 1 <= ((uint64) o.ha.n + o.hb.n) * o.kt->width / 8 &&
+				 (hi - lo) / 64 + 1 <= (uint64) (o.pa.len + o.pb.len) * BITMAP_PER_ENCODED_BYTE / 8)
 		{
 			Size		nwords = (Size) ((hi - lo) / 64 + 1);
 			uint64	   *bits = MemoryContextAllocExtended(CurrentMemoryContext,
@@ -409,19 +698,36 @@ intersection_size(FunctionCallInfo fcinfo, uint32 *na, uint32 *nb)
 														  MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 			BitsProbe	bp = {bits, lo, (uint64) nwords * 64, 0};
 
-			dset_or_bits(a, &ha, bits, lo, bp.nbits);
-			dset_foreach_key(b, &hb, probe_keys, &bp);
+			dset_or_bits(o.a, &o.ha, bits, lo, bp.nbits);
+			dset_foreach_key(o.b, &o.hb, probe_keys, &bp);
 			pfree(bits);
-			return bp.found;
+			n = bp.found;
+		}
+		else if (!o.arrays)
+		{
+			dset_merge(&m, DSET_OP_INTERSECT, &o.ra.src, &o.rb.src);
+			n = dset_count_runs(&m.src);
+		}
+		else
+		{
+			DSKeys		out;
+			MemoryContext old = MemoryContextSwitchTo(o.tmp);
+
+			dsk_intersect(&out, &o.ka, &o.kb);
+			MemoryContextSwitchTo(old);
+			n = out.n;
 		}
 	}
-	(void) dset_decode(fcinfo, a, &ka);
-	(void) dset_decode(fcinfo, b, &kb);
-	dsk_intersect(&out, &ka, &kb);
-	n = out.n;
-	dsk_free(&out);
-	dsk_free(&ka);
-	dsk_free(&kb);
+	else
+	{
+		DSKeys		out;
+		MemoryContext old = MemoryContextSwitchTo(o.tmp);
+
+		dsk_intersect(&out, &o.ka, &o.kb);
+		MemoryContextSwitchTo(old);
+		n = out.n;
+	}
+	op_args_free(fcinfo, &o);
 	return n;
 }
 
@@ -431,12 +737,13 @@ intersection_size(FunctionCallInfo fcinfo, uint32 *na, uint32 *nb)
  * distinct_set_except_cardinality(a, b) -> bigint: cardinality(a - b)
  *
  * What cardinality() of the operators is planned as (dset_plan.c): the
- * result set is never built.
+ * result set is never built, so a union of more than 4294967295 values
+ * (more than a stored set holds) is counted exactly.
  */
 Datum
 distinct_set_intersect_cardinality(PG_FUNCTION_ARGS)
 {
-	uint32		na,
+	uint64		na,
 				nb;
 
 	PG_RETURN_INT64((int64) intersection_size(fcinfo, &na, &nb));
@@ -445,51 +752,88 @@ distinct_set_intersect_cardinality(PG_FUNCTION_ARGS)
 Datum
 distinct_set_union_cardinality(PG_FUNCTION_ARGS)
 {
-	uint32		na,
+	uint64		na,
 				nb;
 	uint64		both = intersection_size(fcinfo, &na, &nb);
 
-	PG_RETURN_INT64((int64) ((uint64) na + nb - both));
+	PG_RETURN_INT64((int64) (na + nb - both));
 }
 
 Datum
 distinct_set_except_cardinality(PG_FUNCTION_ARGS)
 {
-	uint32		na,
+	uint64		na,
 				nb;
 	uint64		both = intersection_size(fcinfo, &na, &nb);
 
 	PG_RETURN_INT64((int64) (na - both));
 }
 
+/*
+ * Does the first argument hold every value of the second (swap: the other
+ * way round)?  Fixed-width keys: whether the difference has a run, found
+ * without producing the rest.
+ */
+static bool
+contains_all(FunctionCallInfo fcinfo, bool swap)
+{
+	OpArgs		o;
+	bool		result;
+
+	op_args(fcinfo, &o);
+	if ((swap ? o.ha.n > o.hb.n : o.hb.n > o.ha.n))
+		result = false;
+	else if (!o.arrays)
+	{
+		DSMerge		m;
+		uint64		f,
+					l;
+
+		if (swap)
+			dset_merge(&m, DSET_OP_EXCEPT, &o.ra.src, &o.rb.src);
+		else
+			dset_merge(&m, DSET_OP_EXCEPT, &o.rb.src, &o.ra.src);
+		result = !m.src.next(&m.src, &f, &l);
+	}
+	else
+		result = swap ? dsk_contains_all(&o.kb, &o.ka) :
+			dsk_contains_all(&o.ka, &o.kb);
+	op_args_free(fcinfo, &o);
+	return result;
+}
+
 Datum
 distinct_set_contains_set(PG_FUNCTION_ARGS)
 {
-	DSKeys		a,
-				b;
-
-	(void) decode_pair(fcinfo, &a, &b);
-	PG_RETURN_BOOL(dsk_contains_all(&a, &b));
+	PG_RETURN_BOOL(contains_all(fcinfo, false));
 }
 
 Datum
 distinct_set_contained(PG_FUNCTION_ARGS)
 {
-	DSKeys		a,
-				b;
-
-	(void) decode_pair(fcinfo, &a, &b);
-	PG_RETURN_BOOL(dsk_contains_all(&b, &a));
+	PG_RETURN_BOOL(contains_all(fcinfo, true));
 }
 
 Datum
 distinct_set_overlaps(PG_FUNCTION_ARGS)
 {
-	DSKeys		a,
-				b;
+	OpArgs		o;
+	bool		result;
 
-	(void) decode_pair(fcinfo, &a, &b);
-	PG_RETURN_BOOL(dsk_overlaps(&a, &b));
+	op_args(fcinfo, &o);
+	if (!o.arrays)
+	{
+		DSMerge		m;
+		uint64		f,
+					l;
+
+		dset_merge(&m, DSET_OP_INTERSECT, &o.ra.src, &o.rb.src);
+		result = m.src.next(&m.src, &f, &l);
+	}
+	else
+		result = dsk_overlaps(&o.ka, &o.kb);
+	op_args_free(fcinfo, &o);
+	PG_RETURN_BOOL(result);
 }
 
 /* the stored bytes of a and b, compared */
