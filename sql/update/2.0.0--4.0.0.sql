@@ -33,7 +33,7 @@ BEGIN
                 FROM unnest(p.proargtypes::oid[]) WITH ORDINALITY u(a, i)
                 JOIN pg_type t ON t.oid = u.a
                 JOIN pg_namespace tn ON tn.oid = t.typnamespace) AS args,
-               p.proargtypes::oid[] AS argtypes
+               p.proargtypes
         FROM pg_depend d
         JOIN pg_proc p ON p.oid = d.objid
         WHERE d.classid = 'pg_proc'::regclass AND d.refclassid = 'pg_extension'::regclass
@@ -47,7 +47,7 @@ BEGIN
         ELSIF step = 'drop' AND (f.proname IN ('count_distinct_combine_2_0', 'count_distinct_serial_2_0',
                                                'count_distinct_deserial_2_0')
                                  OR (f.proname = 'array_agg_distinct' AND f.prokind = 'f'
-                                     AND f.argtypes = ARRAY['internal', 'anyarray']::regtype[]::oid[])) THEN
+                                     AND f.proargtypes = array_to_string(ARRAY['internal', 'anyarray']::regtype[]::oid[], ' ')::oidvector)) THEN
             EXECUTE format('DROP FUNCTION %I.%I(%s)', nsp, f.proname, f.args);
         END IF;
     END LOOP;
@@ -57,7 +57,7 @@ BEGIN
                        WHERE d.classid = 'pg_proc'::regclass AND d.refclassid = 'pg_extension'::regclass
                          AND d.refobjid = ext AND d.deptype = 'e'
                          AND p.proname = 'array_agg_distinct_elements' AND p.prokind = 'a'
-                         AND p.proargtypes = ARRAY['anyarray']::regtype[]::oid[]::oidvector)
+                         AND p.proargtypes = array_to_string(ARRAY['anyarray']::regtype[]::oid[], ' ')::oidvector)
         INTO member;
         EXECUTE format('CREATE %s AGGREGATE %I.array_agg_distinct_elements(pg_catalog.anyarray) ('
                        'SFUNC = %I.count_distinct_elements_append, STYPE = pg_catalog.internal, SSPACE = 80, '

@@ -2,7 +2,8 @@
 # Upgrades from the versions in the wild, and dump / restore.
 #
 # For each old version (3.0.0, 3.0.1 in a schema of its own, 3.0.2, 2.0.0 as
-# left on servers with and without parallel aggregation, 4.0.0, 4.1.0): creates a database with that version's catalog (fixtures in
+# left on servers with and without parallel aggregation, 4.0.0, 4.1.0,
+# 4.2.0): creates a database with that version's catalog (fixtures in
 # test/upgrade/, installed next to the extension's scripts for the run;
 # 3.0.x's and 2.0.0's C functions then resolve to the legacy symbols of the
 # installed library), views on every aggregate, a materialized view, a rule
@@ -212,6 +213,7 @@ upgrade 2.0.0 "$up/2.0.0.sql" public false true
 upgrade 2.0.0 "$up/2.0.0-noparallel.sql" public true false
 upgrade 4.0.0 "$up/4.0.0.sql" public true true
 upgrade 4.1.0 "$up/4.1.0.sql" public true true
+upgrade 4.2.0 "$up/4.2.0.sql" public true true
 
 # a fresh database of the current version, views on every aggregate, dumped
 # and restored
