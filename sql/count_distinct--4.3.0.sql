@@ -10,15 +10,17 @@
  *    EXISTS, no test whether it exists): an object of the same name and
  *    signature made by someone else makes CREATE EXTENSION fail instead of
  *    being adopted or used;
- *  - every reference to an object of the extension is qualified with
- *    @extschema@ (the control file says relocatable = false, so the schema
- *    is known when the script runs), and every built-in type, function and
- *    operator that a temporary or planted object could shadow is qualified
- *    with pg_catalog: during the script the session's temporary schema may
- *    be searched for types and relations before the others;
- *  - @extschema@ appears only outside quotes (never in a string or a
- *    function body, where a crafted schema name could end the quote); the
- *    plpgsql functions find the extension's schema in pg_extension and set
+ *  - every reference to an object of the extension is qualified with the
+ *    extension's schema (the script variable extschema, between at signs:
+ *    the control file says relocatable = false, so the schema is known when
+ *    the script runs), and every built-in type, function and operator that
+ *    a temporary or planted object could shadow is qualified with
+ *    pg_catalog: during the script the session's temporary schema may be
+ *    searched for types and relations before the others;
+ *  - that variable appears only in SQL outside quotes and comments, never
+ *    in a string, a function body or a comment, where a crafted schema name
+ *    could end the quote or the comment; the plpgsql functions find the
+ *    extension's schema in pg_extension and set
  *    search_path = pg_catalog, pg_temp.
  *
  * The update scripts are built from sql/update/ (each step creates what its
