@@ -69,7 +69,7 @@ BEGIN
 END
 $fn$;
 
-SELECT @extschema@.count_distinct_update_2_0_0('aside');
+SELECT @extschema@.count_distinct_update_2_0_0('aside'::pg_catalog.text);
 
 /* transition functions: 4.0.0's library and attributes */
 CREATE OR REPLACE FUNCTION @extschema@.count_distinct_append(pg_catalog.internal, pg_catalog.anyelement)
@@ -149,11 +149,11 @@ CREATE OR REPLACE AGGREGATE @extschema@.array_agg_distinct(pg_catalog.anynonarra
 );
 
 /* array_agg_distinct_elements: replaced where it is a member, else created */
-SELECT @extschema@.count_distinct_update_2_0_0('elements');
+SELECT @extschema@.count_distinct_update_2_0_0('elements'::pg_catalog.text);
 
 /* no aggregate points at these any more */
 DROP FUNCTION @extschema@.count_distinct(pg_catalog.internal);
 DROP FUNCTION @extschema@.array_agg_distinct(pg_catalog.internal, pg_catalog.anynonarray);
-SELECT @extschema@.count_distinct_update_2_0_0('drop');
+SELECT @extschema@.count_distinct_update_2_0_0('drop'::pg_catalog.text);
 
 DROP FUNCTION @extschema@.count_distinct_update_2_0_0(pg_catalog.text);
