@@ -24,8 +24,9 @@
  *    search_path = pg_catalog, pg_temp.
  *
  * The update scripts are built from sql/update/ (each step creates what its
- * version adds, the same way): an object added here is also created in the
- * newest step there.
+ * version adds, the same way): an object added here is also created, with
+ * the same plain CREATE, in the newest step there; an object changed here
+ * is replaced or altered there (it is a member of the extension then).
  */
 
 -- complain if script is sourced in psql, rather than via CREATE EXTENSION

@@ -11,6 +11,12 @@
 # scripts").  3.0.x--B.sql is the step of 3.0.0, 3.0.1 and 3.0.2 (the same
 # catalog).  The script from FROM is the steps from FROM to TO, in order, so
 # that PostgreSQL runs them as one script, in one transaction.
+#
+# A released step never changes: it must give exactly that release's
+# catalog, whatever later versions do.  Changes go into the newest step only
+# (for the next release: a new step CURRENT--NEXT.sql): a new object is the
+# same plain CREATE as in the install script; a changed member is replaced
+# (CREATE OR REPLACE, allowed for members only) or altered there.
 set -eu
 [ $# -eq 2 ] || { echo "usage: $0 FROM TO" >&2; exit 2; }
 from=$1 to=$2

@@ -605,6 +605,42 @@ else
     bad "a 4.2.0 catalog bound to a planted distinct_set: $verdict $detail"
 fi
 
+# ---------------------------------------------------------------- a crafted schema name
+# substituted for @extschema@: with characters that end a comment or a line
+# comment, and a semicolon (quotes, $ and backslash are refused by
+# PostgreSQL itself from 15.4, 14.9, 13.12 on wherever @extschema@ is used)
+echo "=== a crafted schema name"
+out=$(psql_as "$attacker" "$work" -v ON_ERROR_STOP=1 2>&1 <<'SQL'
+BEGIN;
+CREATE SCHEMA "x*/ ; SELECT 1/0; /*
+-- ;";
+CREATE EXTENSION count_distinct SCHEMA "x*/ ; SELECT 1/0; /*
+-- ;";
+SET LOCAL search_path = pg_catalog;
+SELECT (SELECT count(*) FROM pg_depend d
+        WHERE d.refclassid = 'pg_extension'::regclass AND d.deptype = 'e'
+          AND d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'count_distinct'))
+     = (SELECT count(*) FROM pg_proc WHERE pronamespace = e.extnamespace)
+       + (SELECT count(*) FROM pg_type WHERE typnamespace = e.extnamespace AND typcategory <> 'A')
+       + (SELECT count(*) FROM pg_operator WHERE oprnamespace = e.extnamespace)
+       + (SELECT count(*) FROM pg_opclass WHERE opcnamespace = e.extnamespace)
+       + (SELECT count(*) FROM pg_opfamily WHERE opfnamespace = e.extnamespace)
+   AND (SELECT "x*/ ; SELECT 1/0; /*
+-- ;".count_distinct(v) = count(DISTINCT v)
+           AND "x*/ ; SELECT 1/0; /*
+-- ;".cardinality("x*/ ; SELECT 1/0; /*
+-- ;".distinct_set_agg(v)) = count(DISTINCT v)
+        FROM (SELECT i % 13 AS v FROM generate_series(1, 1000) i) s)
+FROM pg_extension e WHERE e.extname = 'count_distinct';
+ROLLBACK;
+SQL
+)
+if [ "$(echo "$out" | tail -1)" = t ]; then
+    ok "CREATE EXTENSION into a schema whose name ends comments and has a semicolon: every object in it, results as native"
+else
+    bad "CREATE EXTENSION into a crafted schema: $out"
+fi
+
 # ---------------------------------------------------------------- count_distinct_declare_type
 echo "=== count_distinct_declare_type"
 psql_as "$super" "$work" -c "CREATE EXTENSION count_distinct" >/dev/null 2>&1
