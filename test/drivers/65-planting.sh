@@ -27,6 +27,9 @@
 #     pg_operator, pg_type, pg_proc, pg_amop, pg_amproc, pg_opclass that
 #     pg_depend does not cover), and the catalog (test/upgrade/catalog.sql)
 #     equals a fresh install's.
+# The same for CREATE EXTENSION where Citus is installed (a stand-in
+# extension named citus), where the install script also declares typed
+# overloads: those of int4 and text are planted.
 # Also, per path: every type name the members' signatures use, and the
 # relation pg_extension, planted as temporary objects at once (nothing may
 # resolve to them); no plant at all (the baseline: must succeed).  And: the
@@ -191,6 +194,7 @@ fi
 
 # the reference: a fresh CREATE EXTENSION by the attacker, rolled back
 printf 'BEGIN;\nCREATE EXTENSION count_distinct;\n\\i %s\nROLLBACK;\n' "$up/catalog.sql" >"$tmp/ref.sql"
+ref=$tmp/ref.cat
 if psql_as "$attacker" "$work" -v ON_ERROR_STOP=1 -f "$tmp/ref.sql" >"$tmp/ref.cat" 2>"$tmp/err" && [ -s "$tmp/ref.cat" ]; then
     ok "reference: a fresh CREATE EXTENSION by the attacker ($(wc -l <"$tmp/ref.cat") catalog lines)"
 else
@@ -313,9 +317,9 @@ run_case() {
         sed -n '/^@@owners$/,/^@@bindings$/p' "$tmp/case.out" | grep -v '^@@' >"$tmp/owners"
         sed -n '/^@@bindings$/,/^@@catalog$/p' "$tmp/case.out" | grep -v '^@@' >"$tmp/bindings"
         sed -n '/^@@catalog$/,$p' "$tmp/case.out" | grep -v '^@@' >"$tmp/cat"
-        if [ -s "$tmp/owners" ] || [ -s "$tmp/bindings" ] || ! diff -q "$tmp/ref.cat" "$tmp/cat" >/dev/null; then
+        if [ -s "$tmp/owners" ] || [ -s "$tmp/bindings" ] || ! diff -q "$ref" "$tmp/cat" >/dev/null; then
             verdict=bound
-            detail="$(head -5 "$tmp/owners" "$tmp/bindings" 2>/dev/null | grep -v '^==>' | grep .) $(diff "$tmp/ref.cat" "$tmp/cat" | grep '^[<>]' | head -6)"
+            detail="$(head -5 "$tmp/owners" "$tmp/bindings" 2>/dev/null | grep -v '^==>' | grep .) $(diff "$ref" "$tmp/cat" | grep '^[<>]' | head -6)"
         else
             verdict=clean
         fi
@@ -335,13 +339,25 @@ judge() {
 
 # ---------------------------------------------------------------- plants
 # plants.sql (psql variables: old = the old version, or empty for CREATE
-# EXTENSION): one line per case, tab-separated: label, the attacker's plant,
-# a superuser's plant (used where the attacker cannot plant)
+# EXTENSION, or +citus for CREATE EXTENSION where Citus is: then the members
+# that a plain install does not have, the typed overloads): one line per
+# case, tab-separated: label, the attacker's plant, a superuser's plant
+# (used where the attacker cannot plant)
 cat >"$tmp/plants.sql" <<'SQL'
 BEGIN;
 CREATE TEMP TABLE old_members (type text, names text[], args text[]);
-SELECT :'old' <> '' AS has_old \gset
-\if :has_old
+SELECT :'old' = '+citus' AS has_citus, :'old' NOT IN ('', '+citus') AS has_old \gset
+\if :has_citus
+CREATE EXTENSION count_distinct;
+INSERT INTO old_members
+SELECT a.type, a.object_names, a.object_args
+FROM pg_depend d, pg_identify_object_as_address(d.classid, d.objid, d.objsubid) a
+WHERE d.refclassid = 'pg_extension'::regclass AND d.deptype = 'e'
+  AND d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'count_distinct');
+DROP EXTENSION count_distinct;
+CREATE EXTENSION citus;
+CREATE EXTENSION count_distinct;
+\elif :has_old
 CREATE EXTENSION count_distinct VERSION :'old';
 INSERT INTO old_members
 SELECT a.type, a.object_names, a.object_args
@@ -357,7 +373,10 @@ SELECT a.type, a.object_names AS names, a.object_args AS args, d.classid, d.obji
 FROM pg_depend d, pg_identify_object_as_address(d.classid, d.objid, d.objsubid) a
 WHERE d.refclassid = 'pg_extension'::regclass AND d.deptype = 'e'
   AND d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'count_distinct')
-  AND (a.type, a.object_names, a.object_args) NOT IN (SELECT * FROM old_members);
+  AND (a.type, a.object_names, a.object_args) NOT IN (SELECT * FROM old_members)
+  -- where Citus is: the typed overloads of int4 and text (those of the
+  -- other types are made by the same code, with other type names)
+  AND (NOT :'has_citus'::boolean OR a.object_args && ARRAY['integer', 'integer[]', 'pg_catalog.text', 'pg_catalog.text[]']);
 -- types the new members add (a signature naming one needs it planted first)
 -- (an array type is a member too from PostgreSQL 18 on: is_array)
 CREATE TEMP TABLE new_types AS
@@ -493,11 +512,24 @@ SQL
 temps=$(psql_as "$attacker" "$work" -v ON_ERROR_STOP=1 -f "$tmp/temps.sql" 2>"$tmp/err") \
     || { bad "listing the type names the extension uses"; cat "$tmp/err"; }
 
-# plant_path LABEL OLD: every case of one path (OLD empty: CREATE EXTENSION)
+# plant_path LABEL OLD: every case of one path (OLD empty: CREATE EXTENSION;
+# +citus: CREATE EXTENSION where Citus is, against its own reference)
 plant_path() {
     local path=$1 old=$2 setup="" command="CREATE EXTENSION count_distinct" n=0
     local label attacker_sql super_sql state
-    [ -n "$old" ] && { setup="CREATE EXTENSION count_distinct VERSION '$old'"; command="ALTER EXTENSION count_distinct UPDATE"; }
+    ref=$tmp/ref.cat
+    case $old in
+        "") ;;
+        +citus)
+            setup="CREATE EXTENSION citus"
+            ref=$tmp/ref-citus.cat
+            printf 'BEGIN;\nCREATE EXTENSION citus;\nCREATE EXTENSION count_distinct;\n\\i %s\nROLLBACK;\n' "$up/catalog.sql" >"$tmp/ref-citus.sql"
+            if ! psql_as "$attacker" "$work" -v ON_ERROR_STOP=1 -f "$tmp/ref-citus.sql" >"$ref" 2>"$tmp/err" || [ ! -s "$ref" ]; then
+                bad "$path: the reference install"; cat "$tmp/err"; return
+            fi
+            ;;
+        *) setup="CREATE EXTENSION count_distinct VERSION '$old'"; command="ALTER EXTENSION count_distinct UPDATE" ;;
+    esac
     echo "=== $path"
     run_case "$path" "$attacker" "$setup" "" "$command"
     case $verdict in
@@ -519,7 +551,7 @@ plant_path() {
     # functions a script creates and drops again (helpers of an update
     # step): not members afterwards, so not in the list above
     local script=$extdir/count_distinct--$current.sql name args
-    [ -n "$old" ] && script=$extdir/count_distinct--$old--$current.sql
+    case $old in "") ;; +citus) script=/dev/null ;; *) script=$extdir/count_distinct--$old--$current.sql ;; esac
     sed -nE 's/^CREATE FUNCTION @extschema@\.([a-z_0-9]+)\((.*)\)$/\1\t\2/p' "$script" \
     | while IFS=$'\t' read -r name args; do
         args=$(echo "$args" | sed -E 's/(^|, )[a-z_]+ ((pg_catalog|@extschema@)\.)/\1\2/g; s/@extschema@/public/g')
@@ -568,6 +600,21 @@ for v in 4.2.0 4.1.0 4.0.0 3.0.2 3.0.1 3.0.0 2.0.0; do
 done
 install_fixture 2.0.0 "$up/2.0.0-noparallel.sql"
 plant_path "update from 2.0.0 (noparallel)" 2.0.0
+# where Citus is installed, the install script also declares typed
+# overloads of the built-in types (count_distinct_declare_builtin_types):
+# with a stand-in extension named citus (an empty script; skipped where a
+# real one is installed), those are planted too.  The stand-in is trusted,
+# so that the attacker's transactions can create it (a real Citus is
+# installed by a superuser beforehand: who did makes no difference here)
+if [ -e "$extdir/citus.control" ]; then
+    echo "skipped: planting typed overloads ($extdir has a citus extension of its own)"
+else
+    printf "comment = 'stand-in for Citus (count_distinct test)'\ndefault_version = '0'\nrelocatable = true\ntrusted = true\n" \
+        >"$extdir/citus.control" && fixtures="$fixtures $extdir/citus.control"
+    echo "SELECT 1;" >"$extdir/citus--0.sql" && fixtures="$fixtures $extdir/citus--0.sql"
+    plant_path "CREATE EXTENSION where Citus is" +citus
+    ref=$tmp/ref.cat
+fi
 
 # ---------------------------------------------------------------- the issue's reproducer
 echo "=== the issue's reproducer"
