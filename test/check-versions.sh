@@ -8,10 +8,11 @@
 #     and names that version in its first line;
 #   - README.md: the version shown after ALTER EXTENSION ... UPDATE, and the
 #     install script, update script, PGXN zip and .deb names it mentions;
-#   - Makefile: UPDATE_FROM lists only earlier versions, each with an update
-#     source (sql/update/FROM.sql, or 3.0.x.sql for 3.0.*), every update
-#     source is used, and every earlier version in CHANGELOG.md from 2.0.0 on
-#     is in UPDATE_FROM (so it gets an update script).
+#   - Makefile: UPDATE_FROM lists only earlier versions, from each of which
+#     the steps in sql/update/ (FROM--NEXT.sql, 3.0.x--NEXT.sql for 3.0.*)
+#     lead to this version, every step is on such a path, and every earlier
+#     version in CHANGELOG.md from 2.0.0 on is in UPDATE_FROM (so it gets an
+#     update script).
 # Needs only sh, sed, grep, sort (and python3 for META.json when present).
 # Prints one line per check and "versions: N passed, N failed"; exits
 # non-zero on any disagreement.
@@ -101,24 +102,42 @@ if [ -f README.md ]; then
     done
 fi
 
-# Makefile UPDATE_FROM and sql/update/
+# Makefile UPDATE_FROM and sql/update/: from each version in UPDATE_FROM,
+# the steps sql/update/A--B.sql (3.0.x--B.sql for 3.0.*) lead to the
+# current version, one step from each version on the way; every step is on
+# one of these paths
 update_from=$(sed -n 's/^UPDATE_FROM[[:space:]]*=[[:space:]]*//p' Makefile)
 [ -n "$update_from" ] || bad "Makefile: no UPDATE_FROM"
-source_of() { case $1 in 3.0.*) echo sql/update/3.0.x.sql ;; *) echo "sql/update/$1.sql" ;; esac; }
+step_of() {   # the step sources from version $1
+    ls sql/update/"$1"--*.sql 2>/dev/null
+    case $1 in 3.0.*) ls sql/update/3.0.x--*.sql 2>/dev/null ;; esac
+}
+used_steps=""
 for f in $update_from; do
     if ! version_lt "$f" "$v"; then
         bad "Makefile: UPDATE_FROM has $f, not earlier than $v"
-    elif [ ! -f "$(source_of "$f")" ]; then
-        bad "Makefile: UPDATE_FROM has $f but $(source_of "$f") does not exist"
-    else
-        ok "update from $f ($(source_of "$f"))"
+        continue
     fi
+    cur=$f path=$f n=0 err=""
+    while [ "$cur" != "$v" ]; do
+        steps=$(step_of "$cur")
+        if [ "$(echo "$steps" | grep -c .)" -ne 1 ]; then
+            err="$(echo "$steps" | grep -c .) steps from $cur in sql/update/"; break
+        fi
+        used_steps="$used_steps $steps"
+        nxt=${steps##*--}; nxt=${nxt%.sql}
+        if ! version_lt "$cur" "$nxt"; then err="step $steps does not go forward"; break; fi
+        cur=$nxt path="$path -> $cur" n=$((n + 1))
+    done
+    if [ -n "$err" ]; then bad "update from $f: $err (after $path)"
+    else ok "update from $f: $path"; fi
 done
-for s in sql/update/*.sql; do
+for s in sql/update/*--*.sql; do
     [ -e "$s" ] || continue
-    used=no
-    for f in $update_from; do [ "$(source_of "$f")" = "$s" ] && used=yes; done
-    [ $used = yes ] || bad "$s is not used: add its version to UPDATE_FROM in the Makefile"
+    case " $used_steps " in
+        *" $s "*) ;;
+        *) bad "$s is on no update path from a version in the Makefile's UPDATE_FROM" ;;
+    esac
 done
 for c in $changelog_versions; do
     [ "$c" = "$v" ] && continue

@@ -258,7 +258,7 @@ for v in $versions; do
         note="PostgreSQL $v not available"; f=1
     elif ! copy_tree "$build"; then
         note="copying the source tree failed"; f=1
-    elif ! make -C "$build" -s with_llvm=no PG_CONFIG="$pgc" >"$log" 2>&1; then
+    elif ! make -C "$build" -s with_llvm=no CD_WERROR=1 PG_CONFIG="$pgc" >"$log" 2>&1; then
         note="build failed"; f=1
         tail -40 "$log"
     elif ! make -C "$build" -s with_llvm=no PG_CONFIG="$pgc" install >>"$log" 2>&1; then

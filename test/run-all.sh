@@ -32,7 +32,7 @@ BINDIR=$($PG_CONFIG --bindir)
 export PG_CONFIG
 
 make -s clean >/dev/null 2>&1
-make -s with_llvm=no PG_CONFIG="$PG_CONFIG" || { echo "0 passed, 1 failed"; exit 1; }
+make -s with_llvm=no CD_WERROR=1 PG_CONFIG="$PG_CONFIG" || { echo "0 passed, 1 failed"; exit 1; }
 make -s with_llvm=no PG_CONFIG="$PG_CONFIG" install >/dev/null || { echo "0 passed, 1 failed"; exit 1; }
 
 cd_cluster_start "$BINDIR" || { echo "0 passed, 1 failed"; exit 1; }

@@ -2,7 +2,8 @@
 # Upgrades from the versions in the wild, and dump / restore.
 #
 # For each old version (3.0.0, 3.0.1 in a schema of its own, 3.0.2, 2.0.0 as
-# left on servers with and without parallel aggregation, 4.0.0, 4.1.0): creates a database with that version's catalog (fixtures in
+# left on servers with and without parallel aggregation, 4.0.0, 4.1.0,
+# 4.2.0): creates a database with that version's catalog (fixtures in
 # test/upgrade/, installed next to the extension's scripts for the run;
 # 3.0.x's and 2.0.0's C functions then resolve to the legacy symbols of the
 # installed library), views on every aggregate, a materialized view, a rule
@@ -14,7 +15,10 @@
 # database into a new one, checked the same way.  Also: a 3.0.2 database
 # dumped before updating and restored (onto the current version), and a
 # fresh database with views on every aggregate, dumped and restored; stored
-# sets (test/upgrade/sets.sql) through custom and plain dumps.
+# sets (test/upgrade/sets.sql) through custom and plain dumps.  And, with
+# a stand-in extension named citus (whose presence makes the scripts declare
+# typed overloads of the built-in types), updates from 4.2.0, 4.1.0 and
+# 4.0.0 against a fresh install.
 #
 # Uses the cluster from test/run-all.sh (PGHOST, PGPORT, ..., CD_CLUSTER_BINDIR)
 # and PG_CONFIG (default: the one in CD_CLUSTER_BINDIR) to find the
@@ -212,6 +216,43 @@ upgrade 2.0.0 "$up/2.0.0.sql" public false true
 upgrade 2.0.0 "$up/2.0.0-noparallel.sql" public true false
 upgrade 4.0.0 "$up/4.0.0.sql" public true true
 upgrade 4.1.0 "$up/4.1.0.sql" public true true
+upgrade 4.2.0 "$up/4.2.0.sql" public true true
+
+# Typed overloads of the built-in types, which the scripts declare where
+# Citus is installed: with a stand-in extension named citus (an empty
+# script, in the extension directory for the run; skipped where a real one
+# is installed), a fresh install has them as members, and updates from
+# 4.2.0 (which has them too: replaced), 4.1.0 (has them, but not those of
+# distinct_set_agg) and 4.0.0 (has none) give the same catalog.
+echo "=== typed overloads where Citus is installed (a stand-in extension citus)"
+if [ -e "$extdir/citus.control" ]; then
+    echo "skipped: $extdir has a citus extension of its own"
+else
+    printf "comment = 'stand-in for Citus (count_distinct test)'\ndefault_version = '0'\nrelocatable = true\n" \
+        >"$extdir/citus.control" && fixtures="$fixtures $extdir/citus.control"
+    echo "SELECT 1;" >"$extdir/citus--0.sql" && fixtures="$fixtures $extdir/citus--0.sql"
+    db=cd_up_citus_fresh
+    if new_db $db && psql_db $db -c "CREATE EXTENSION citus" -c "CREATE EXTENSION count_distinct" >/dev/null 2>"$tmp/err"; then
+        n=$(psql_db $db -c "SELECT count(*) FROM pg_depend d JOIN pg_proc p ON p.oid = d.objid
+                             WHERE d.classid = 'pg_proc'::regclass AND d.deptype = 'e' AND p.prokind = 'a'
+                               AND p.proargtypes[0] = 'int4'::regtype")
+        if [ "${n:-0}" -ge 3 ]; then ok "with citus: a fresh install declares the typed overloads ($n of int4)"
+        else bad "with citus: a fresh install has ${n:-no} typed overloads of int4"; fi
+        for from in 4.2.0 4.1.0 4.0.0; do
+            install_fixture "$from" "$up/$from.sql" || { bad "with citus: installing the fixture of $from"; continue; }
+            udb=cd_up_citus_${from//./_}
+            if new_db $udb && psql_db $udb -c "CREATE EXTENSION citus" \
+                -c "CREATE EXTENSION count_distinct VERSION '$from'" \
+                -c "ALTER EXTENSION count_distinct UPDATE" >/dev/null 2>"$tmp/err"; then
+                catalog_same $udb $db "with citus, from $from, updated"
+            else
+                bad "with citus: update from $from"; cat "$tmp/err"
+            fi
+        done
+    else
+        bad "with citus: a fresh install"; cat "$tmp/err"
+    fi
+fi
 
 # a fresh database of the current version, views on every aggregate, dumped
 # and restored

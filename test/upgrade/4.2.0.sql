@@ -139,49 +139,6 @@ CREATE OR REPLACE AGGREGATE count_distinct(anyelement) (
     PARALLEL = SAFE
 );
 
-/*
- * count_distinct of an untyped literal (count_distinct('a'),
- * count_distinct(NULL)): counted as text under the default collation, as
- * count(DISTINCT 'a') is.  Only an untyped literal is of type unknown, and
- * no typed argument can be coerced to unknown, so this overload changes the
- * resolution of no typed call (an overload over text would: citext and
- * domains over text would resolve to it).  The support functions are the
- * polymorphic ones, declared over unknown.  array_agg_distinct has none, as
- * array_agg('a') has none (not unique).
- */
-CREATE OR REPLACE FUNCTION count_distinct_append(internal, unknown)
-    RETURNS internal
-    AS 'MODULE_PATHNAME', 'count_distinct_append'
-    LANGUAGE C IMMUTABLE PARALLEL SAFE;
-
-CREATE OR REPLACE FUNCTION count_distinct_moving_append(internal, unknown)
-    RETURNS internal
-    AS 'MODULE_PATHNAME', 'count_distinct_moving_append'
-    LANGUAGE C IMMUTABLE PARALLEL SAFE;
-
-CREATE OR REPLACE FUNCTION count_distinct_moving_remove(internal, unknown)
-    RETURNS internal
-    AS 'MODULE_PATHNAME', 'count_distinct_moving_remove'
-    LANGUAGE C IMMUTABLE PARALLEL SAFE;
-
-CREATE OR REPLACE AGGREGATE count_distinct(unknown) (
-    SFUNC = count_distinct_append,
-    STYPE = internal,
-    SSPACE = 88,
-    FINALFUNC = count_distinct_final,
-    FINALFUNC_MODIFY = SHAREABLE,
-    COMBINEFUNC = count_distinct_combine,
-    SERIALFUNC = count_distinct_serial,
-    DESERIALFUNC = count_distinct_deserial,
-    MSFUNC = count_distinct_moving_append,
-    MINVFUNC = count_distinct_moving_remove,
-    MSTYPE = internal,
-    MSSPACE = 128,
-    MFINALFUNC = count_distinct_moving_final,
-    MFINALFUNC_MODIFY = READ_ONLY,
-    PARALLEL = SAFE
-);
-
 CREATE OR REPLACE AGGREGATE count_distinct_elements(anyarray) (
     SFUNC = count_distinct_elements_append,
     STYPE = internal,
@@ -608,27 +565,6 @@ CREATE OR REPLACE FUNCTION distinct_set_values(distinct_set, anyelement)
     RETURNS SETOF anyelement
     AS 'MODULE_PATHNAME', 'distinct_set_values'
     LANGUAGE C IMMUTABLE PARALLEL SAFE;
-
-/*
- * the set's values as a set of the type of the second argument (its value
- * is not used), each checked as a value of that type: a set whose element
- * type was dropped (an orphan), or a set bound to another domain over its
- * base type
- */
-CREATE OR REPLACE FUNCTION distinct_set_recover(distinct_set, anyelement)
-    RETURNS distinct_set
-    AS 'MODULE_PATHNAME', 'distinct_set_recover'
-    LANGUAGE C STABLE PARALLEL SAFE;
-
-/*
- * the set's element type (NULL: dropped); in a CHECK constraint
- * (distinct_set_element_type(s) = 'mytype'::regtype) binds a column to one
- * element type, with a dependency on it
- */
-CREATE OR REPLACE FUNCTION distinct_set_element_type(distinct_set)
-    RETURNS regtype
-    AS 'MODULE_PATHNAME', 'distinct_set_element_type'
-    LANGUAGE C STABLE STRICT PARALLEL SAFE;
 
 CREATE OR REPLACE FUNCTION distinct_set_contains(distinct_set, anyelement)
     RETURNS boolean
