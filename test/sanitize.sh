@@ -54,7 +54,7 @@ trap cleanup EXIT
 tar cf - Makefile ./*.control sql src test | tar xf - -C "$build"
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer -g -O1"
 (cd "$build" && make -s clean >/dev/null 2>&1 && \
-    make -s with_llvm=no PG_CONFIG="$PG_CONFIG" CC="$CC" COPT="$SAN" SHLIB_LINK="-fsanitize=address,undefined" && \
+    make -s with_llvm=no CD_WERROR=1 PG_CONFIG="$PG_CONFIG" CC="$CC" COPT="$SAN" SHLIB_LINK="-fsanitize=address,undefined" && \
     make -s with_llvm=no PG_CONFIG="$PG_CONFIG" install >/dev/null) || { echo "sanitized build failed"; exit 1; }
 
 export LD_PRELOAD=$libasan

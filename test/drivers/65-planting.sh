@@ -435,7 +435,13 @@ SELECT label, attacker_sql, coalesce(super_sql, '') FROM (
                      o.names[1], o.arglist)
            || format('CREATE AGGREGATE %I.%I(%s) (SFUNC = %I.cd_plant_sfunc, STYPE = bigint)',
                      o.names[1], o.names[2], o.arglist, o.names[1]),
-           NULL, 3
+           -- a superuser's where SQL functions cannot take the argument
+           -- types (unknown): the transition function in language internal
+           pg_temp.prereq(o.args)
+           || format('CREATE FUNCTION %I.cd_plant_sfunc(bigint, %s) RETURNS bigint LANGUAGE internal AS ''int8inc_any''; ',
+                     o.names[1], o.arglist)
+           || format('CREATE AGGREGATE %I.%I(%s) (SFUNC = %I.cd_plant_sfunc, STYPE = bigint)',
+                     o.names[1], o.names[2], o.arglist, o.names[1]), 3
     FROM objs o WHERE o.type = 'aggregate'
     UNION ALL
     -- an operator of the same name and argument types
