@@ -195,6 +195,205 @@ FROM (SELECT count_distinct(v) OVER w AS cd,
       WINDOW w AS (ORDER BY i ROWS BETWEEN 20 PRECEDING AND CURRENT ROW)) s;
 RESET ROLE;
 
+-- 3. the stored-set aggregates' support functions (dset_agg.c) in
+--    aggregates a superuser defined by mixing them with each other's and
+--    count_distinct's, called by a user
+-- count_distinct's states given to their final functions
+CREATE AGGREGATE set_into_union_final(anyelement) (
+    SFUNC = count_distinct_append, STYPE = internal,
+    FINALFUNC = distinct_set_union_final);
+CREATE AGGREGATE set_into_union_count_final(anyelement) (
+    SFUNC = count_distinct_append, STYPE = internal,
+    FINALFUNC = distinct_set_union_count_final);
+CREATE AGGREGATE set_into_intersect_final(anyelement) (
+    SFUNC = count_distinct_append, STYPE = internal,
+    FINALFUNC = distinct_set_intersect_final);
+CREATE AGGREGATE set_into_intersect_count_final(anyelement) (
+    SFUNC = count_distinct_append, STYPE = internal,
+    FINALFUNC = distinct_set_intersect_count_final);
+CREATE AGGREGATE set_into_moving_union_final(anyelement) (
+    SFUNC = count_distinct_append, STYPE = internal,
+    FINALFUNC = distinct_set_union_moving_final);
+CREATE AGGREGATE moving_into_moving_union_count_final(anyelement) (
+    SFUNC = count_distinct_moving_append, STYPE = internal,
+    FINALFUNC = distinct_set_union_moving_count_final);
+-- distinct_set_agg's two final functions given each other's state
+CREATE AGGREGATE moving_into_dset_agg_final(anyelement) (
+    SFUNC = count_distinct_moving_append, STYPE = internal,
+    FINALFUNC = distinct_set_agg_final);
+CREATE AGGREGATE set_into_dset_agg_moving_final(anyelement) (
+    SFUNC = count_distinct_append, STYPE = internal,
+    FINALFUNC = distinct_set_agg_moving_final);
+-- the union's, the intersection's and the moving union's states given to
+-- each other's final functions and to distinct_set_agg's
+CREATE AGGREGATE moving_union_into_union_final(distinct_set) (
+    SFUNC = distinct_set_union_moving_append, STYPE = internal,
+    FINALFUNC = distinct_set_union_final);
+CREATE AGGREGATE union_into_moving_union_final(distinct_set) (
+    SFUNC = distinct_set_union_append, STYPE = internal,
+    FINALFUNC = distinct_set_union_moving_final);
+CREATE AGGREGATE union_into_moving_union_count_final(distinct_set) (
+    SFUNC = distinct_set_union_append, STYPE = internal,
+    FINALFUNC = distinct_set_union_moving_count_final);
+CREATE AGGREGATE union_into_intersect_final(distinct_set) (
+    SFUNC = distinct_set_union_append, STYPE = internal,
+    FINALFUNC = distinct_set_intersect_final);
+CREATE AGGREGATE union_into_intersect_count_final(distinct_set) (
+    SFUNC = distinct_set_union_append, STYPE = internal,
+    FINALFUNC = distinct_set_intersect_count_final);
+CREATE AGGREGATE intersect_into_union_final(distinct_set) (
+    SFUNC = distinct_set_intersect_append, STYPE = internal,
+    FINALFUNC = distinct_set_union_final);
+CREATE AGGREGATE intersect_into_union_count_final(distinct_set) (
+    SFUNC = distinct_set_intersect_append, STYPE = internal,
+    FINALFUNC = distinct_set_union_count_final);
+CREATE AGGREGATE intersect_into_moving_union_final(distinct_set) (
+    SFUNC = distinct_set_intersect_append, STYPE = internal,
+    FINALFUNC = distinct_set_union_moving_final);
+CREATE AGGREGATE union_into_dset_agg_final(distinct_set) (
+    SFUNC = distinct_set_union_append, STYPE = internal,
+    FINALFUNC = distinct_set_agg_final);
+CREATE AGGREGATE moving_union_into_dset_agg_moving_final(distinct_set) (
+    SFUNC = distinct_set_union_moving_append, STYPE = internal,
+    FINALFUNC = distinct_set_agg_moving_final);
+-- a transition function given, by an inverse transition function, the
+-- state of another kind that it returned, and an inverse transition
+-- function given the forward function's state of another kind
+CREATE AGGREGATE union_forward_moving_inverse(distinct_set) (
+    SFUNC = distinct_set_union_append, STYPE = internal,
+    FINALFUNC = distinct_set_union_final,
+    MSFUNC = distinct_set_union_append, MINVFUNC = distinct_set_union_moving_remove,
+    MSTYPE = internal, MFINALFUNC = distinct_set_union_final);
+CREATE AGGREGATE moving_forward_union_inverse(distinct_set) (
+    SFUNC = distinct_set_union_append, STYPE = internal,
+    FINALFUNC = distinct_set_union_final,
+    MSFUNC = distinct_set_union_moving_append, MINVFUNC = distinct_set_union_append,
+    MSTYPE = internal, MFINALFUNC = distinct_set_union_moving_final);
+CREATE AGGREGATE moving_forward_intersect_inverse(distinct_set) (
+    SFUNC = distinct_set_union_append, STYPE = internal,
+    FINALFUNC = distinct_set_union_final,
+    MSFUNC = distinct_set_union_moving_append, MINVFUNC = distinct_set_intersect_append,
+    MSTYPE = internal, MFINALFUNC = distinct_set_union_moving_final);
+CREATE AGGREGATE union_forward_moving_append_inverse(distinct_set) (
+    SFUNC = distinct_set_union_append, STYPE = internal,
+    FINALFUNC = distinct_set_union_final,
+    MSFUNC = distinct_set_union_append, MINVFUNC = distinct_set_union_moving_append,
+    MSTYPE = internal, MFINALFUNC = distinct_set_union_final);
+CREATE AGGREGATE intersect_forward_union_inverse(distinct_set) (
+    SFUNC = distinct_set_intersect_append, STYPE = internal,
+    FINALFUNC = distinct_set_intersect_final,
+    MSFUNC = distinct_set_intersect_append, MINVFUNC = distinct_set_union_append,
+    MSTYPE = internal, MFINALFUNC = distinct_set_intersect_final);
+-- in parallel plans: the serial function given a set and a moving union's
+-- state, the combine functions given states of another deserial function
+CREATE AGGREGATE set_into_dset_serial(anyelement) (
+    SFUNC = count_distinct_append, STYPE = internal,
+    FINALFUNC = count_distinct_final, COMBINEFUNC = count_distinct_combine,
+    SERIALFUNC = distinct_set_agg_serial, DESERIALFUNC = count_distinct_deserial,
+    PARALLEL = SAFE);
+CREATE AGGREGATE moving_union_into_dset_serial(distinct_set) (
+    SFUNC = distinct_set_union_moving_append, STYPE = internal,
+    FINALFUNC = distinct_set_union_moving_final, COMBINEFUNC = distinct_set_union_combine,
+    SERIALFUNC = distinct_set_agg_serial, DESERIALFUNC = distinct_set_union_deserial,
+    PARALLEL = SAFE);
+CREATE AGGREGATE set_into_union_combine(anyelement) (
+    SFUNC = count_distinct_append, STYPE = internal,
+    FINALFUNC = count_distinct_final, COMBINEFUNC = distinct_set_union_combine,
+    SERIALFUNC = count_distinct_serial, DESERIALFUNC = count_distinct_deserial,
+    PARALLEL = SAFE);
+CREATE AGGREGATE set_into_intersect_combine(anyelement) (
+    SFUNC = count_distinct_append, STYPE = internal,
+    FINALFUNC = count_distinct_final, COMBINEFUNC = distinct_set_intersect_combine,
+    SERIALFUNC = count_distinct_serial, DESERIALFUNC = count_distinct_deserial,
+    PARALLEL = SAFE);
+CREATE AGGREGATE intersect_bytes_into_union_combine(distinct_set) (
+    SFUNC = distinct_set_union_append, STYPE = internal,
+    FINALFUNC = distinct_set_union_final, COMBINEFUNC = distinct_set_union_combine,
+    SERIALFUNC = distinct_set_agg_serial, DESERIALFUNC = distinct_set_intersect_deserial,
+    PARALLEL = SAFE);
+CREATE AGGREGATE union_bytes_into_intersect_combine(distinct_set) (
+    SFUNC = distinct_set_intersect_append, STYPE = internal,
+    FINALFUNC = distinct_set_intersect_final, COMBINEFUNC = distinct_set_intersect_combine,
+    SERIALFUNC = distinct_set_agg_serial, DESERIALFUNC = distinct_set_union_deserial,
+    PARALLEL = SAFE);
+
+SET ROLE regress_cd_support_user;
+SELECT set_into_union_final(v) FROM t;
+SELECT set_into_union_count_final(v) FROM t;
+SELECT set_into_intersect_final(v) FROM t;
+SELECT set_into_intersect_count_final(v) FROM t;
+SELECT set_into_moving_union_final(v) FROM t;
+SELECT moving_into_moving_union_count_final(v) FROM t;
+SELECT moving_into_dset_agg_final(v) FROM t;
+SELECT set_into_dset_agg_moving_final(v) FROM t;
+SELECT moving_union_into_union_final(distinct_set(a)) FROM t;
+SELECT union_into_moving_union_final(distinct_set(a)) FROM t;
+SELECT union_into_moving_union_count_final(distinct_set(a)) FROM t;
+SELECT union_into_intersect_final(distinct_set(a)) FROM t;
+SELECT union_into_intersect_count_final(distinct_set(a)) FROM t;
+SELECT intersect_into_union_final(distinct_set(a)) FROM t;
+SELECT intersect_into_union_count_final(distinct_set(a)) FROM t;
+SELECT intersect_into_moving_union_final(distinct_set(a)) FROM t;
+SELECT union_into_dset_agg_final(distinct_set(a)) FROM t;
+SELECT moving_union_into_dset_agg_moving_final(distinct_set(a)) FROM t;
+SELECT union_forward_moving_inverse(distinct_set(a)) OVER w
+FROM t WINDOW w AS (ORDER BY i ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) ORDER BY i LIMIT 3;
+SELECT moving_forward_union_inverse(distinct_set(a)) OVER w
+FROM t WINDOW w AS (ORDER BY i ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) ORDER BY i LIMIT 3;
+SELECT moving_forward_intersect_inverse(distinct_set(a)) OVER w
+FROM t WINDOW w AS (ORDER BY i ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) ORDER BY i LIMIT 3;
+SELECT union_forward_moving_append_inverse(distinct_set(a)) OVER w
+FROM t WINDOW w AS (ORDER BY i ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) ORDER BY i LIMIT 3;
+SELECT intersect_forward_union_inverse(distinct_set(a)) OVER w
+FROM t WINDOW w AS (ORDER BY i ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) ORDER BY i LIMIT 3;
+SET max_parallel_workers_per_gather = 2;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET parallel_leader_participation = off;
+EXPLAIN (COSTS OFF) SELECT union_bytes_into_intersect_combine(distinct_set(a)) FROM t;
+SELECT set_into_dset_serial(v) FROM t;
+SELECT moving_union_into_dset_serial(distinct_set(a)) FROM t;
+SELECT set_into_union_combine(v) FROM t;
+SELECT set_into_intersect_combine(v) FROM t;
+SELECT intersect_bytes_into_union_combine(distinct_set(a)) FROM t;
+SELECT union_bytes_into_intersect_combine(distinct_set(a)) FROM t;
+-- the stored-set aggregates in the same plans still agree with SQL: the
+-- union with the distinct elements, the intersection with the elements
+-- of every row
+SELECT distinct_set_to_array(distinct_set_union_agg(distinct_set(a)), NULL::int)
+           = (SELECT array_agg(DISTINCT e ORDER BY e) FROM t, unnest(a) e) AS same_union,
+       distinct_set_union_cardinality_agg(distinct_set(a))
+           = (SELECT count(DISTINCT e) FROM t, unnest(a) e) AS same_union_count,
+       distinct_set_to_array(distinct_set_intersect_agg(distinct_set(ARRAY[1, i % 5])), NULL::int)
+           = (SELECT array_agg(e ORDER BY e) FROM
+                (SELECT e FROM t, unnest(ARRAY[1, i % 5]) e GROUP BY e
+                 HAVING count(DISTINCT i) = (SELECT count(*) FROM t)) x) AS same_intersection,
+       distinct_set_intersect_cardinality_agg(distinct_set(ARRAY[1, i % 5])) = 1 AS same_intersection_count,
+       distinct_set_to_array(distinct_set_agg(v), NULL::int)
+           = array_agg(DISTINCT v ORDER BY v) AS same_agg
+FROM t;
+RESET max_parallel_workers_per_gather;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+RESET parallel_leader_participation;
+-- and over sliding window frames
+SELECT count(*) AS rows,
+       count(*) FILTER (WHERE u IS DISTINCT FROM nu OR uc <> nuc OR d IS DISTINCT FROM nd) AS differ
+FROM (SELECT distinct_set_to_array(distinct_set_union_agg(distinct_set(a)) OVER w, NULL::int) AS u,
+             (SELECT array_agg(DISTINCT e ORDER BY e) FROM t t2, unnest(t2.a) e
+              WHERE t2.i BETWEEN t.i - 20 AND t.i) AS nu,
+             distinct_set_union_cardinality_agg(distinct_set(a)) OVER w AS uc,
+             (SELECT count(DISTINCT e) FROM t t2, unnest(t2.a) e
+              WHERE t2.i BETWEEN t.i - 20 AND t.i) AS nuc,
+             distinct_set_to_array(distinct_set_agg(v) OVER w, NULL::int) AS d,
+             (SELECT array_agg(DISTINCT t2.v ORDER BY t2.v) FROM t t2
+              WHERE t2.i BETWEEN t.i - 20 AND t.i) AS nd
+      FROM t WHERE i <= 400
+      WINDOW w AS (ORDER BY i ROWS BETWEEN 20 PRECEDING AND CURRENT ROW)) s;
+RESET ROLE;
+
 DROP SCHEMA cd_support CASCADE;
 DROP ROLE regress_cd_support_user;
 RESET search_path;
