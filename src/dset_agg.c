@@ -978,12 +978,31 @@ distinct_set_agg_serial(PG_FUNCTION_ARGS)
 }
 
 /*
+ * Read packed keys to their end: they hold the header's count and nothing
+ * after them (their readers check each run or block as they go, but only as
+ * far as the count; a packed sequence may be copied into a result as it
+ * is, dset_from_packed).  One pass over the bytes, for bytes that are not
+ * a stored value (a partial state).
+ */
+static void
+check_packed(const DSPacked *p)
+{
+	DSPackedReader r;
+
+	dset_packed_reader(&r, p);
+	if (dset_count_runs(&r.src) != p->n || r.pos != p->len)
+		dset_invalid("There are bytes left after the keys.");
+}
+
+/*
  * A state (magic: a union's or an intersection's) of the one stored set
- * ds, in the aggregate context.
+ * ds, in the aggregate context.  partial: ds is a partial state's bytes,
+ * whose packed keys are read to their end before they are kept (a stored
+ * value's were, by its input).
  */
 static DSAggState *
 state_of(FunctionCallInfo fcinfo, MemoryContext aggcontext, uint64 magic,
-		 bytea *ds)
+		 bytea *ds, bool partial)
 {
 	DSHeader	h;
 	const CDKeyType *kt = dset_header(fcinfo, ds, &h);
@@ -996,6 +1015,8 @@ state_of(FunctionCallInfo fcinfo, MemoryContext aggcontext, uint64 magic,
 		dset_packed(ds, &h, &p);
 		if (!dset_decode_cheap(&p))
 		{
+			if (partial)
+				check_packed(&p);
 			copy_pack(s, &p, &s->packs[0]);
 			s->npacks = 1;
 			return s;
@@ -1019,7 +1040,7 @@ deserial(FunctionCallInfo fcinfo, uint64 magic)
 	if (PG_ARGISNULL(0))
 		PG_RETURN_NULL();
 	PG_RETURN_POINTER(state_of(fcinfo, aggcontext, magic,
-							   PG_GETARG_DSET_P(0)));
+							   PG_GETARG_DSET_P(0), true));
 }
 
 /*
@@ -1168,7 +1189,7 @@ distinct_set_intersect_append(PG_FUNCTION_ARGS)
 	}
 	ds = PG_GETARG_DSET_P(1);
 	if (s == NULL)
-		s = state_of(fcinfo, aggcontext, DSET_INTERSECT_MAGIC, ds);
+		s = state_of(fcinfo, aggcontext, DSET_INTERSECT_MAGIC, ds, false);
 	else
 	{
 		dset_check_same_type(s->kt, dset_header(fcinfo, ds, &h));

@@ -394,6 +394,54 @@ FROM (SELECT distinct_set_to_array(distinct_set_union_agg(distinct_set(a)) OVER 
       WINDOW w AS (ORDER BY i ROWS BETWEEN 20 PRECEDING AND CURRENT ROW)) s;
 RESET ROLE;
 
+-- bytes that a user controls, written by another serialization function
+-- (string_agg's, PostgreSQL 16+: the state's first 4 bytes are the length
+-- of the first delimiter, then come the delimiter and the value), read by a
+-- stored-set deserialization function: a set's header and keys followed by
+-- bytes of padding are refused, never copied into a result (earlier
+-- versions have no such function to mix: the same line is printed)
+CREATE TABLE crafted (b bytea, d bytea);
+GRANT SELECT ON crafted TO regress_cd_support_user;
+SET max_parallel_workers_per_gather = 2;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET parallel_leader_participation = off;
+DO $$
+BEGIN
+    IF current_setting('server_version_num')::int < 160000 THEN
+        RAISE NOTICE 'bytes of another serialization function: refused';
+        RETURN;
+    END IF;
+    -- a set of runs (kept as it is when read as a state): version 1, keys
+    -- of 4 bytes, the runs layout, which make the delimiter's length
+    INSERT INTO crafted
+    SELECT '\x00', rest || decode(repeat('00', x'01030401'::int - length(rest)), 'hex')
+    FROM (SELECT substr(s, 5) AS rest
+          FROM (SELECT distinct_set_send(distinct_set(ARRAY(SELECT generate_series(1, 1000)))) AS s) x
+          WHERE substr(s, 1, 4) = '\x01030401') y;
+    EXECUTE 'CREATE AGGREGATE bytes_into_union(bytea, bytea) (
+        SFUNC = bytea_string_agg_transfn, STYPE = internal,
+        FINALFUNC = distinct_set_union_final, COMBINEFUNC = distinct_set_union_combine,
+        SERIALFUNC = string_agg_serialize, DESERIALFUNC = distinct_set_union_deserial,
+        PARALLEL = SAFE)';
+    SET ROLE regress_cd_support_user;
+    BEGIN
+        EXECUTE 'SELECT bytes_into_union(b, d) FROM crafted';
+        RAISE NOTICE 'bytes of another serialization function: ran';
+    EXCEPTION WHEN invalid_binary_representation THEN
+        RAISE NOTICE 'bytes of another serialization function: refused';
+    END;
+    RESET ROLE;
+    EXECUTE 'DROP AGGREGATE bytes_into_union(bytea, bytea)';
+END $$;
+DROP TABLE crafted;
+RESET max_parallel_workers_per_gather;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+RESET parallel_leader_participation;
+
 DROP SCHEMA cd_support CASCADE;
 DROP ROLE regress_cd_support_user;
 RESET search_path;
