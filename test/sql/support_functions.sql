@@ -122,6 +122,20 @@ CREATE AGGREGATE elements_forward_values_inverse(anyarray) (
     MSFUNC = count_distinct_elements_moving_append,
     MINVFUNC = count_distinct_moving_remove, MSTYPE = internal,
     MFINALFUNC = count_distinct_moving_final);
+-- a transition function given, as an inverse transition function, the
+-- state of arrays that the forward function built: values of another type
+CREATE AGGREGATE elements_forward_append_inverse(anyarray) (
+    SFUNC = count_distinct_elements_append, STYPE = internal,
+    FINALFUNC = array_agg_distinct_elements_final, FINALFUNC_EXTRA,
+    MSFUNC = count_distinct_elements_append, MINVFUNC = count_distinct_append,
+    MSTYPE = internal, MFINALFUNC = array_agg_distinct_elements_final,
+    MFINALFUNC_EXTRA);
+CREATE AGGREGATE elements_forward_moving_append_inverse(anyarray) (
+    SFUNC = count_distinct_elements_append, STYPE = internal,
+    FINALFUNC = array_agg_distinct_elements_final, FINALFUNC_EXTRA,
+    MSFUNC = count_distinct_elements_moving_append,
+    MINVFUNC = count_distinct_moving_append, MSTYPE = internal,
+    MFINALFUNC = array_agg_distinct_elements_moving_final, MFINALFUNC_EXTRA);
 -- the final functions of catalogs of 2.0.0 and 3.0.x (legacy.c)
 CREATE FUNCTION legacy_count(internal) RETURNS bigint
     AS 'count_distinct', 'count_distinct' LANGUAGE C;
@@ -154,6 +168,10 @@ SELECT moving_values_into_elements_final(a) FROM t;
 SELECT elements_into_array_final(a) FROM t;
 SELECT moving_elements_into_array_final(a) FROM t;
 SELECT elements_forward_values_inverse(a) OVER (ORDER BY i ROWS BETWEEN 1 PRECEDING AND CURRENT ROW)
+FROM t ORDER BY i LIMIT 3;
+SELECT elements_forward_append_inverse(a) OVER (ORDER BY i ROWS BETWEEN 1 PRECEDING AND CURRENT ROW)
+FROM t ORDER BY i LIMIT 3;
+SELECT elements_forward_moving_append_inverse(a) OVER (ORDER BY i ROWS BETWEEN 1 PRECEDING AND CURRENT ROW)
 FROM t ORDER BY i LIMIT 3;
 SELECT legacy_count_moving(v) FROM t;
 SELECT legacy_array_moving(v) FROM t;
