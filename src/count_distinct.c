@@ -301,6 +301,24 @@ value_keytype(FunctionCallInfo fcinfo, bool for_set)
 }
 
 /*
+ * ERROR unless the value argument (1) is of kt's type: a state that this
+ * call did not create (an inverse transition function's, or one an aggregate
+ * mixing support functions hands over) holds values of its own type.  One
+ * comparison per row, against the type cached at the first call.
+ */
+static inline void
+check_value_type(FunctionCallInfo fcinfo, const CDKeyType *kt)
+{
+	Oid			typid = value_type(fcinfo, 1);
+
+	if (unlikely(typid != kt->typid))
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("aggregate state holds values of type %s, not %s",
+						format_type_be(kt->typid), format_type_be(typid))));
+}
+
+/*
  * A transition function's value argument (1): an untyped literal as text.
  * Per row: the cache is normally set up by the key type's first lookup.
  */
@@ -347,6 +365,7 @@ count_distinct_append(PG_FUNCTION_ARGS)
 		if (set == NULL)
 			set = cd_set_create(value_keytype(fcinfo, true), alloc);
 	}
+	check_value_type(fcinfo, set->kt);
 
 	set = cd_set_add_value(set, value_arg(fcinfo), alloc);
 	PG_RETURN_POINTER(set);
@@ -699,6 +718,8 @@ count_distinct_moving_append(PG_FUNCTION_ARGS)
 	{
 		if (m->kt == NULL)
 			cdmov_set_keytype(m, value_keytype(fcinfo, false));
+		else
+			check_value_type(fcinfo, m->kt);
 		cdmov_add(m, value_arg(fcinfo));
 	}
 	PG_RETURN_POINTER(m);
@@ -724,12 +745,7 @@ count_distinct_moving_remove(PG_FUNCTION_ARGS)
 	if (m->kt == NULL)
 		PG_RETURN_NULL();
 	/* the state comes from the forward function: values of its type */
-	if (unlikely(value_type(fcinfo, 1) != m->kt->typid))
-		ereport(ERROR,
-				(errcode(ERRCODE_DATATYPE_MISMATCH),
-				 errmsg("cannot remove a value of type %s from a state of values of type %s",
-						format_type_be(value_type(fcinfo, 1)),
-						format_type_be(m->kt->typid))));
+	check_value_type(fcinfo, m->kt);
 	if (!cdmov_remove(m, value_arg(fcinfo)))
 		PG_RETURN_NULL();
 	PG_RETURN_POINTER(m);

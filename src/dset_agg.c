@@ -37,6 +37,20 @@
  * count it instead of encoding it.  Over sliding window frames the union
  * keeps a count per key (the last section of this file).
  *
+ * The support functions take their states as "internal", which no SQL
+ * value is: only an aggregate passes them, and only a superuser may define
+ * one, possibly mixing support functions of different state kinds (this
+ * file's, count_distinct's or another extension's).  So every function
+ * here, on every call, first refuses to run outside an aggregate (0A000),
+ * then checks that each state argument is of its kind (42804) before it
+ * reads anything else of it: the union's and the intersection's states
+ * (which share a struct but not its invariants) and the moving union's
+ * start with a magic number of their own (odd, so that no state starting
+ * with a pointer matches it), a count_distinct set with a key type the
+ * registry gave out for sets only (cd_registry_is_set_keytype), a
+ * count_distinct moving state with its own magic number (cdmov_is_state).
+ * Each check is one comparison of the state's first word.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -45,8 +59,12 @@
 #include "miscadmin.h"
 #include "port/pg_bitutils.h"
 #include "utils/memutils.h"
+#include "utils/regproc.h"
 
 #include "dset.h"
+#include "moving.h"
+#include "registry.h"
+#include "set_header.h"
 
 PG_FUNCTION_INFO_V1(distinct_set_agg_final);
 PG_FUNCTION_INFO_V1(distinct_set_agg_moving_final);
@@ -62,6 +80,16 @@ PG_FUNCTION_INFO_V1(distinct_set_agg_serial);
 PG_FUNCTION_INFO_V1(distinct_set_union_deserial);
 PG_FUNCTION_INFO_V1(distinct_set_intersect_deserial);
 
+/*
+ * The first word of each state of this file: odd, so that no state whose
+ * first word is a pointer (a count_distinct set: set_header.h) matches,
+ * and other than CD_MOVING_MAGIC (moving.h).
+ */
+#define DSET_UNION_MAGIC		UINT64CONST(0xD15E7A60C0DE5501)
+#define DSET_INTERSECT_MAGIC	UINT64CONST(0xD15E7A60C0DE1A03)
+#define DSET_MOVING_MAGIC		UINT64CONST(0xD15E7A60C0DE3A05)
+
+/* ERROR: called from SQL or a function, not by an aggregate */
 static MemoryContext
 aggregate_context(FunctionCallInfo fcinfo)
 {
@@ -74,6 +102,19 @@ aggregate_context(FunctionCallInfo fcinfo)
 	return aggcontext;
 }
 
+/* ERROR: a state of another kind than the function's */
+static pg_noinline void
+wrong_state(FunctionCallInfo fcinfo, const char *kind)
+{
+	Oid			fn = fcinfo->flinfo != NULL ? fcinfo->flinfo->fn_oid : InvalidOid;
+
+	ereport(ERROR,
+			(errcode(ERRCODE_DATATYPE_MISMATCH),
+			 errmsg("aggregate state is not %s", kind),
+			 errdetail("Function %s is used in an aggregate whose other support functions keep another kind of state.",
+					   OidIsValid(fn) ? format_procedure(fn) : "(unknown)")));
+}
+
 /*
  * distinct_set_agg_final(internal) -> distinct_set
  *
@@ -83,12 +124,16 @@ aggregate_context(FunctionCallInfo fcinfo)
 Datum
 distinct_set_agg_final(PG_FUNCTION_ARGS)
 {
+	CDSet	   *set;
 	DSKeys		keys;
 
 	(void) aggregate_context(fcinfo);
 	if (PG_ARGISNULL(0))
 		PG_RETURN_NULL();
-	dsk_from_state(&keys, PG_GETARG_POINTER(0));
+	set = (CDSet *) PG_GETARG_POINTER(0);
+	if (unlikely(!cd_registry_is_set_keytype(set->kt)))
+		wrong_state(fcinfo, "a count_distinct set");
+	dsk_from_state(&keys, set);
 	PG_RETURN_BYTEA_P(dset_encode(keys.kt, &keys));
 }
 
@@ -104,7 +149,11 @@ distinct_set_agg_moving_final(PG_FUNCTION_ARGS)
 	DSKeys		keys;
 
 	(void) aggregate_context(fcinfo);
-	if (PG_ARGISNULL(0) || !dsk_from_moving(&keys, PG_GETARG_POINTER(0)))
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	if (unlikely(!cdmov_is_state(PG_GETARG_POINTER(0))))
+		wrong_state(fcinfo, "a count_distinct moving-aggregate state");
+	if (!dsk_from_moving(&keys, PG_GETARG_POINTER(0)))
 		PG_RETURN_NULL();
 	PG_RETURN_BYTEA_P(dset_encode(keys.kt, &keys));
 }
@@ -130,6 +179,7 @@ typedef struct DSPack
 
 typedef struct DSAggState
 {
+	uint64		magic;			/* DSET_UNION_MAGIC or DSET_INTERSECT_MAGIC */
 	const CDKeyType *kt;		/* from the query's registry */
 	MemoryContext mcxt;			/* the aggregate context: runs live here */
 
@@ -139,7 +189,8 @@ typedef struct DSAggState
 	 * stack; intersection: one), and for the union a bitmap of a dense
 	 * range (lo a multiple of 64), made of held input keys in all (an upper
 	 * bound of its distinct keys) from sets of held_bytes encoded bytes.
-	 * The union is that of the bitmap and the stack.
+	 * The union is that of the bitmap and the stack.  An intersection
+	 * state holds exactly one run or one packed sequence, and no bitmap.
 	 */
 	int			nruns;
 	int			maxruns;
@@ -153,10 +204,11 @@ typedef struct DSAggState
 } DSAggState;
 
 static DSAggState *
-new_state(MemoryContext aggcontext, const CDKeyType *kt)
+new_state(MemoryContext aggcontext, uint64 magic, const CDKeyType *kt)
 {
 	DSAggState *s = MemoryContextAllocZero(aggcontext, sizeof(DSAggState));
 
+	s->magic = magic;
 	s->kt = kt;
 	s->mcxt = aggcontext;
 	s->maxruns = 8;
@@ -165,6 +217,30 @@ new_state(MemoryContext aggcontext, const CDKeyType *kt)
 	s->packs = MemoryContextAlloc(aggcontext, s->maxpacks * sizeof(DSPack));
 	return s;
 }
+
+/*
+ * State argument argno: NULL, or a state whose magic number is magic
+ * (ERROR if it is another state, named by kind).
+ */
+static inline DSAggState *
+agg_state_arg(FunctionCallInfo fcinfo, int argno, uint64 magic,
+			  const char *kind)
+{
+	DSAggState *s;
+
+	if (PG_ARGISNULL(argno))
+		return NULL;
+	s = (DSAggState *) PG_GETARG_POINTER(argno);
+	if (unlikely(s->magic != magic))
+		wrong_state(fcinfo, kind);
+	return s;
+}
+
+#define union_arg(fcinfo, argno) \
+	agg_state_arg(fcinfo, argno, DSET_UNION_MAGIC, "a distinct_set union state")
+#define intersect_arg(fcinfo, argno) \
+	agg_state_arg(fcinfo, argno, DSET_INTERSECT_MAGIC, \
+				  "a distinct_set intersection state")
 
 /*
  * A copy of byte keys k in CurrentMemoryContext, owning its bytes (one
@@ -674,7 +750,7 @@ union_add(FunctionCallInfo fcinfo, MemoryContext aggcontext, DSAggState *s,
 
 	kt = dset_header(fcinfo, ds, &h);
 	if (s == NULL)
-		s = new_state(aggcontext, kt);
+		s = new_state(aggcontext, DSET_UNION_MAGIC, kt);
 	else
 		dset_check_same_type(s->kt, kt);
 	if (kt->width > 0)
@@ -709,7 +785,7 @@ Datum
 distinct_set_union_append(PG_FUNCTION_ARGS)
 {
 	MemoryContext aggcontext = aggregate_context(fcinfo);
-	DSAggState *s = PG_ARGISNULL(0) ? NULL : (DSAggState *) PG_GETARG_POINTER(0);
+	DSAggState *s = union_arg(fcinfo, 0);
 	bytea	   *ds;
 
 	if (PG_ARGISNULL(1))
@@ -733,8 +809,8 @@ Datum
 distinct_set_union_combine(PG_FUNCTION_ARGS)
 {
 	MemoryContext aggcontext = aggregate_context(fcinfo);
-	DSAggState *s1 = PG_ARGISNULL(0) ? NULL : (DSAggState *) PG_GETARG_POINTER(0);
-	DSAggState *s2 = PG_ARGISNULL(1) ? NULL : (DSAggState *) PG_GETARG_POINTER(1);
+	DSAggState *s1 = union_arg(fcinfo, 0);
+	DSAggState *s2 = union_arg(fcinfo, 1);
 	int			i;
 
 	if (s2 == NULL)
@@ -744,7 +820,7 @@ distinct_set_union_combine(PG_FUNCTION_ARGS)
 		PG_RETURN_POINTER(s1);
 	}
 	if (s1 == NULL)
-		s1 = new_state(aggcontext, s2->kt);
+		s1 = new_state(aggcontext, DSET_UNION_MAGIC, s2->kt);
 	else
 		dset_check_same_type(s1->kt, s2->kt);
 	/* s2 lives in aggcontext too (its deserial puts it there) */
@@ -839,10 +915,13 @@ union_count(DSAggState *s)
 Datum
 distinct_set_union_final(PG_FUNCTION_ARGS)
 {
+	DSAggState *s;
+
 	(void) aggregate_context(fcinfo);
-	if (PG_ARGISNULL(0))
+	s = union_arg(fcinfo, 0);
+	if (s == NULL)
 		PG_RETURN_NULL();
-	PG_RETURN_BYTEA_P(union_result((DSAggState *) PG_GETARG_POINTER(0)));
+	PG_RETURN_BYTEA_P(union_result(s));
 }
 
 /* a count as bigint */
@@ -866,33 +945,68 @@ count_datum(uint64 n)
 Datum
 distinct_set_union_count_final(PG_FUNCTION_ARGS)
 {
+	DSAggState *s;
+
 	(void) aggregate_context(fcinfo);
-	if (PG_ARGISNULL(0))
+	s = union_arg(fcinfo, 0);
+	if (s == NULL)
 		PG_RETURN_NULL();
-	return count_datum(union_count((DSAggState *) PG_GETARG_POINTER(0)));
+	return count_datum(union_count(s));
 }
 
 /*
- * distinct_set_agg_serial(internal) -> bytea: the state as a stored set
- * (so a partial union over the limits of a stored set fails with 54000)
+ * distinct_set_agg_serial(internal) -> bytea: the state, a union's or an
+ * intersection's, as a stored set (so a partial union over the limits of a
+ * stored set fails with 54000).  An intersection state's one sequence is
+ * the union of its stack.
  */
 Datum
 distinct_set_agg_serial(PG_FUNCTION_ARGS)
 {
+	DSAggState *s;
+
 	(void) aggregate_context(fcinfo);
+	/* STRICT, but callers through fmgr (Citus) may not look */
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	s = (DSAggState *) PG_GETARG_POINTER(0);
+	if (unlikely(s->magic != DSET_UNION_MAGIC &&
+				 s->magic != DSET_INTERSECT_MAGIC))
+		wrong_state(fcinfo, "a distinct_set union or intersection state");
 	/* types by name: the state may be read on another node (dset.h) */
-	PG_RETURN_BYTEA_P(dset_portable(fcinfo,
-									union_result((DSAggState *) PG_GETARG_POINTER(0)),
-									NULL));
+	PG_RETURN_BYTEA_P(dset_portable(fcinfo, union_result(s), NULL));
 }
 
-/* A state of the one stored set ds, in the aggregate context. */
+/*
+ * Read packed keys to their end: they hold the header's count and nothing
+ * after them (their readers check each run or block as they go, but only as
+ * far as the count; a packed sequence may be copied into a result as it
+ * is, dset_from_packed).  One pass over the bytes, for bytes that are not
+ * a stored value (a partial state).
+ */
+static void
+check_packed(const DSPacked *p)
+{
+	DSPackedReader r;
+
+	dset_packed_reader(&r, p);
+	if (dset_count_runs(&r.src) != p->n || r.pos != p->len)
+		dset_invalid("There are bytes left after the keys.");
+}
+
+/*
+ * A state (magic: a union's or an intersection's) of the one stored set
+ * ds, in the aggregate context.  partial: ds is a partial state's bytes,
+ * whose packed keys are read to their end before they are kept (a stored
+ * value's were, by its input).
+ */
 static DSAggState *
-state_of(FunctionCallInfo fcinfo, MemoryContext aggcontext, bytea *ds)
+state_of(FunctionCallInfo fcinfo, MemoryContext aggcontext, uint64 magic,
+		 bytea *ds, bool partial)
 {
 	DSHeader	h;
 	const CDKeyType *kt = dset_header(fcinfo, ds, &h);
-	DSAggState *s = new_state(aggcontext, kt);
+	DSAggState *s = new_state(aggcontext, magic, kt);
 
 	if (kt->width > 0)
 	{
@@ -901,6 +1015,8 @@ state_of(FunctionCallInfo fcinfo, MemoryContext aggcontext, bytea *ds)
 		dset_packed(ds, &h, &p);
 		if (!dset_decode_cheap(&p))
 		{
+			if (partial)
+				check_packed(&p);
 			copy_pack(s, &p, &s->packs[0]);
 			s->npacks = 1;
 			return s;
@@ -911,12 +1027,20 @@ state_of(FunctionCallInfo fcinfo, MemoryContext aggcontext, bytea *ds)
 	return s;
 }
 
+/*
+ * The state of bytes a serial function wrote (the second argument, a dummy
+ * of PostgreSQL's, is not read); NULL for NULL (STRICT, but callers
+ * through fmgr may not look).
+ */
 static Datum
-deserial(FunctionCallInfo fcinfo)
+deserial(FunctionCallInfo fcinfo, uint64 magic)
 {
 	MemoryContext aggcontext = aggregate_context(fcinfo);
 
-	PG_RETURN_POINTER(state_of(fcinfo, aggcontext, PG_GETARG_DSET_P(0)));
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	PG_RETURN_POINTER(state_of(fcinfo, aggcontext, magic,
+							   PG_GETARG_DSET_P(0), true));
 }
 
 /*
@@ -926,13 +1050,13 @@ deserial(FunctionCallInfo fcinfo)
 Datum
 distinct_set_union_deserial(PG_FUNCTION_ARGS)
 {
-	return deserial(fcinfo);
+	return deserial(fcinfo, DSET_UNION_MAGIC);
 }
 
 Datum
 distinct_set_intersect_deserial(PG_FUNCTION_ARGS)
 {
-	return deserial(fcinfo);
+	return deserial(fcinfo, DSET_INTERSECT_MAGIC);
 }
 
 /* The one sequence of an intersection state, as a source of runs */
@@ -981,6 +1105,10 @@ intersect_into(FunctionCallInfo fcinfo, DSAggState *s, bytea *ds,
 	DSPacked	p;
 	bool		arrays;
 
+	/* an intersection state's one sequence (state_of, and below) */
+	if (unlikely(s->nruns + s->npacks != 1 ||
+				 (t != NULL && t->nruns + t->npacks != 1)))
+		elog(ERROR, "distinct_set: an intersection state holds no single sequence");
 	if (t == NULL)
 		(void) dset_header(fcinfo, ds, &h);
 	if (s->kt->width == 0)
@@ -1049,7 +1177,7 @@ Datum
 distinct_set_intersect_append(PG_FUNCTION_ARGS)
 {
 	MemoryContext aggcontext = aggregate_context(fcinfo);
-	DSAggState *s = PG_ARGISNULL(0) ? NULL : (DSAggState *) PG_GETARG_POINTER(0);
+	DSAggState *s = intersect_arg(fcinfo, 0);
 	bytea	   *ds;
 	DSHeader	h;
 
@@ -1061,7 +1189,7 @@ distinct_set_intersect_append(PG_FUNCTION_ARGS)
 	}
 	ds = PG_GETARG_DSET_P(1);
 	if (s == NULL)
-		s = state_of(fcinfo, aggcontext, ds);
+		s = state_of(fcinfo, aggcontext, DSET_INTERSECT_MAGIC, ds, false);
 	else
 	{
 		dset_check_same_type(s->kt, dset_header(fcinfo, ds, &h));
@@ -1078,10 +1206,12 @@ distinct_set_intersect_append(PG_FUNCTION_ARGS)
 Datum
 distinct_set_intersect_combine(PG_FUNCTION_ARGS)
 {
-	DSAggState *s1 = PG_ARGISNULL(0) ? NULL : (DSAggState *) PG_GETARG_POINTER(0);
-	DSAggState *s2 = PG_ARGISNULL(1) ? NULL : (DSAggState *) PG_GETARG_POINTER(1);
+	DSAggState *s1;
+	DSAggState *s2;
 
 	(void) aggregate_context(fcinfo);
+	s1 = intersect_arg(fcinfo, 0);
+	s2 = intersect_arg(fcinfo, 1);
 	if (s2 == NULL)
 	{
 		if (s1 == NULL)
@@ -1105,9 +1235,10 @@ distinct_set_intersect_final(PG_FUNCTION_ARGS)
 	DSAggState *s;
 
 	(void) aggregate_context(fcinfo);
-	if (PG_ARGISNULL(0))
+	s = intersect_arg(fcinfo, 0);
+	if (s == NULL)
 		PG_RETURN_NULL();
-	s = (DSAggState *) PG_GETARG_POINTER(0);
+	/* its one sequence: union_result reads it as it is */
 	PG_RETURN_BYTEA_P(union_result(s));
 }
 
@@ -1123,10 +1254,13 @@ distinct_set_intersect_count_final(PG_FUNCTION_ARGS)
 	DSAggState *s;
 
 	(void) aggregate_context(fcinfo);
-	if (PG_ARGISNULL(0))
+	s = intersect_arg(fcinfo, 0);
+	if (s == NULL)
 		PG_RETURN_NULL();
-	s = (DSAggState *) PG_GETARG_POINTER(0);
-	return count_datum(s->npacks > 0 ? s->packs[0].p.n : s->runs[0].n);
+	/* its one sequence, a packed one or a run (or none: no keys) */
+	if (s->npacks > 0)
+		return count_datum(s->packs[0].p.n);
+	return count_datum(s->nruns > 0 ? s->runs[0].n : 0);
 }
 
 /* ------------------------------------------------------------------------
@@ -1152,6 +1286,7 @@ distinct_set_intersect_count_final(PG_FUNCTION_ARGS)
  */
 typedef struct DSMovingState
 {
+	uint64		magic;			/* DSET_MOVING_MAGIC */
 	const CDKeyType *kt;		/* NULL until the first set */
 	MemoryContext mcxt;
 	DSAggState *plain;			/* not NULL: a plain union, no counts */
@@ -1170,11 +1305,25 @@ PG_FUNCTION_INFO_V1(distinct_set_union_moving_count_final);
 
 #define DSET_MOVING_MAX_SETS	255 /* what a count of one byte holds */
 
+/* State argument 0: NULL, or a moving union's state (ERROR if another) */
+static inline DSMovingState *
+moving_arg(FunctionCallInfo fcinfo)
+{
+	DSMovingState *m;
+
+	if (PG_ARGISNULL(0))
+		return NULL;
+	m = (DSMovingState *) PG_GETARG_POINTER(0);
+	if (unlikely(m->magic != DSET_MOVING_MAGIC))
+		wrong_state(fcinfo, "a distinct_set moving-aggregate state");
+	return m;
+}
+
 /* Turn the counts into a plain union state: its bitmap is theirs. */
 static void
 counts_to_plain(DSMovingState *m)
 {
-	m->plain = new_state(m->mcxt, m->kt);
+	m->plain = new_state(m->mcxt, DSET_UNION_MAGIC, m->kt);
 	if (m->counts != NULL)
 	{
 		m->plain->bm = m->bm;
@@ -1291,7 +1440,7 @@ Datum
 distinct_set_union_moving_append(PG_FUNCTION_ARGS)
 {
 	MemoryContext aggcontext = aggregate_context(fcinfo);
-	DSMovingState *m = PG_ARGISNULL(0) ? NULL : (DSMovingState *) PG_GETARG_POINTER(0);
+	DSMovingState *m = moving_arg(fcinfo);
 	bytea	   *ds;
 	DSHeader	h;
 	const CDKeyType *kt;
@@ -1303,6 +1452,7 @@ distinct_set_union_moving_append(PG_FUNCTION_ARGS)
 	if (m == NULL)
 	{
 		m = MemoryContextAllocZero(aggcontext, sizeof(DSMovingState));
+		m->magic = DSET_MOVING_MAGIC;
 		m->mcxt = aggcontext;
 	}
 	if (PG_ARGISNULL(1))
@@ -1353,9 +1503,9 @@ distinct_set_union_moving_remove(PG_FUNCTION_ARGS)
 	CountArg	arg;
 
 	(void) aggregate_context(fcinfo);
-	if (PG_ARGISNULL(0))
+	m = moving_arg(fcinfo);
+	if (m == NULL)
 		PG_RETURN_NULL();
-	m = (DSMovingState *) PG_GETARG_POINTER(0);
 	if (PG_ARGISNULL(1))
 		PG_RETURN_POINTER(m);
 	if (m->plain != NULL)
@@ -1390,10 +1540,8 @@ distinct_set_union_moving_final(PG_FUNCTION_ARGS)
 	DSKeys		run;
 
 	(void) aggregate_context(fcinfo);
-	if (PG_ARGISNULL(0))
-		PG_RETURN_NULL();
-	m = (DSMovingState *) PG_GETARG_POINTER(0);
-	if (m->nsets == 0)
+	m = moving_arg(fcinfo);
+	if (m == NULL || m->nsets == 0)
 		PG_RETURN_NULL();
 	if (m->plain != NULL)
 		PG_RETURN_BYTEA_P(union_result(m->plain));
@@ -1414,10 +1562,8 @@ distinct_set_union_moving_count_final(PG_FUNCTION_ARGS)
 	DSMovingState *m;
 
 	(void) aggregate_context(fcinfo);
-	if (PG_ARGISNULL(0))
-		PG_RETURN_NULL();
-	m = (DSMovingState *) PG_GETARG_POINTER(0);
-	if (m->nsets == 0)
+	m = moving_arg(fcinfo);
+	if (m == NULL || m->nsets == 0)
 		PG_RETURN_NULL();
 	if (m->plain != NULL)
 		PG_RETURN_INT64((int64) union_count(m->plain));

@@ -122,6 +122,20 @@ CREATE AGGREGATE elements_forward_values_inverse(anyarray) (
     MSFUNC = count_distinct_elements_moving_append,
     MINVFUNC = count_distinct_moving_remove, MSTYPE = internal,
     MFINALFUNC = count_distinct_moving_final);
+-- a transition function given, as an inverse transition function, the
+-- state of arrays that the forward function built: values of another type
+CREATE AGGREGATE elements_forward_append_inverse(anyarray) (
+    SFUNC = count_distinct_elements_append, STYPE = internal,
+    FINALFUNC = array_agg_distinct_elements_final, FINALFUNC_EXTRA,
+    MSFUNC = count_distinct_elements_append, MINVFUNC = count_distinct_append,
+    MSTYPE = internal, MFINALFUNC = array_agg_distinct_elements_final,
+    MFINALFUNC_EXTRA);
+CREATE AGGREGATE elements_forward_moving_append_inverse(anyarray) (
+    SFUNC = count_distinct_elements_append, STYPE = internal,
+    FINALFUNC = array_agg_distinct_elements_final, FINALFUNC_EXTRA,
+    MSFUNC = count_distinct_elements_moving_append,
+    MINVFUNC = count_distinct_moving_append, MSTYPE = internal,
+    MFINALFUNC = array_agg_distinct_elements_moving_final, MFINALFUNC_EXTRA);
 -- the final functions of catalogs of 2.0.0 and 3.0.x (legacy.c)
 CREATE FUNCTION legacy_count(internal) RETURNS bigint
     AS 'count_distinct', 'count_distinct' LANGUAGE C;
@@ -154,6 +168,10 @@ SELECT moving_values_into_elements_final(a) FROM t;
 SELECT elements_into_array_final(a) FROM t;
 SELECT moving_elements_into_array_final(a) FROM t;
 SELECT elements_forward_values_inverse(a) OVER (ORDER BY i ROWS BETWEEN 1 PRECEDING AND CURRENT ROW)
+FROM t ORDER BY i LIMIT 3;
+SELECT elements_forward_append_inverse(a) OVER (ORDER BY i ROWS BETWEEN 1 PRECEDING AND CURRENT ROW)
+FROM t ORDER BY i LIMIT 3;
+SELECT elements_forward_moving_append_inverse(a) OVER (ORDER BY i ROWS BETWEEN 1 PRECEDING AND CURRENT ROW)
 FROM t ORDER BY i LIMIT 3;
 SELECT legacy_count_moving(v) FROM t;
 SELECT legacy_array_moving(v) FROM t;
@@ -194,6 +212,253 @@ FROM (SELECT count_distinct(v) OVER w AS cd,
       FROM t WHERE i <= 400
       WINDOW w AS (ORDER BY i ROWS BETWEEN 20 PRECEDING AND CURRENT ROW)) s;
 RESET ROLE;
+
+-- 3. the stored-set aggregates' support functions (dset_agg.c) in
+--    aggregates a superuser defined by mixing them with each other's and
+--    count_distinct's, called by a user
+-- count_distinct's states given to their final functions
+CREATE AGGREGATE set_into_union_final(anyelement) (
+    SFUNC = count_distinct_append, STYPE = internal,
+    FINALFUNC = distinct_set_union_final);
+CREATE AGGREGATE set_into_union_count_final(anyelement) (
+    SFUNC = count_distinct_append, STYPE = internal,
+    FINALFUNC = distinct_set_union_count_final);
+CREATE AGGREGATE set_into_intersect_final(anyelement) (
+    SFUNC = count_distinct_append, STYPE = internal,
+    FINALFUNC = distinct_set_intersect_final);
+CREATE AGGREGATE set_into_intersect_count_final(anyelement) (
+    SFUNC = count_distinct_append, STYPE = internal,
+    FINALFUNC = distinct_set_intersect_count_final);
+CREATE AGGREGATE set_into_moving_union_final(anyelement) (
+    SFUNC = count_distinct_append, STYPE = internal,
+    FINALFUNC = distinct_set_union_moving_final);
+CREATE AGGREGATE moving_into_moving_union_count_final(anyelement) (
+    SFUNC = count_distinct_moving_append, STYPE = internal,
+    FINALFUNC = distinct_set_union_moving_count_final);
+-- distinct_set_agg's two final functions given each other's state
+CREATE AGGREGATE moving_into_dset_agg_final(anyelement) (
+    SFUNC = count_distinct_moving_append, STYPE = internal,
+    FINALFUNC = distinct_set_agg_final);
+CREATE AGGREGATE set_into_dset_agg_moving_final(anyelement) (
+    SFUNC = count_distinct_append, STYPE = internal,
+    FINALFUNC = distinct_set_agg_moving_final);
+-- the union's, the intersection's and the moving union's states given to
+-- each other's final functions and to distinct_set_agg's
+CREATE AGGREGATE moving_union_into_union_final(distinct_set) (
+    SFUNC = distinct_set_union_moving_append, STYPE = internal,
+    FINALFUNC = distinct_set_union_final);
+CREATE AGGREGATE union_into_moving_union_final(distinct_set) (
+    SFUNC = distinct_set_union_append, STYPE = internal,
+    FINALFUNC = distinct_set_union_moving_final);
+CREATE AGGREGATE union_into_moving_union_count_final(distinct_set) (
+    SFUNC = distinct_set_union_append, STYPE = internal,
+    FINALFUNC = distinct_set_union_moving_count_final);
+CREATE AGGREGATE union_into_intersect_final(distinct_set) (
+    SFUNC = distinct_set_union_append, STYPE = internal,
+    FINALFUNC = distinct_set_intersect_final);
+CREATE AGGREGATE union_into_intersect_count_final(distinct_set) (
+    SFUNC = distinct_set_union_append, STYPE = internal,
+    FINALFUNC = distinct_set_intersect_count_final);
+CREATE AGGREGATE intersect_into_union_final(distinct_set) (
+    SFUNC = distinct_set_intersect_append, STYPE = internal,
+    FINALFUNC = distinct_set_union_final);
+CREATE AGGREGATE intersect_into_union_count_final(distinct_set) (
+    SFUNC = distinct_set_intersect_append, STYPE = internal,
+    FINALFUNC = distinct_set_union_count_final);
+CREATE AGGREGATE intersect_into_moving_union_final(distinct_set) (
+    SFUNC = distinct_set_intersect_append, STYPE = internal,
+    FINALFUNC = distinct_set_union_moving_final);
+CREATE AGGREGATE union_into_dset_agg_final(distinct_set) (
+    SFUNC = distinct_set_union_append, STYPE = internal,
+    FINALFUNC = distinct_set_agg_final);
+CREATE AGGREGATE moving_union_into_dset_agg_moving_final(distinct_set) (
+    SFUNC = distinct_set_union_moving_append, STYPE = internal,
+    FINALFUNC = distinct_set_agg_moving_final);
+-- a transition function given, by an inverse transition function, the
+-- state of another kind that it returned, and an inverse transition
+-- function given the forward function's state of another kind
+CREATE AGGREGATE union_forward_moving_inverse(distinct_set) (
+    SFUNC = distinct_set_union_append, STYPE = internal,
+    FINALFUNC = distinct_set_union_final,
+    MSFUNC = distinct_set_union_append, MINVFUNC = distinct_set_union_moving_remove,
+    MSTYPE = internal, MFINALFUNC = distinct_set_union_final);
+CREATE AGGREGATE moving_forward_union_inverse(distinct_set) (
+    SFUNC = distinct_set_union_append, STYPE = internal,
+    FINALFUNC = distinct_set_union_final,
+    MSFUNC = distinct_set_union_moving_append, MINVFUNC = distinct_set_union_append,
+    MSTYPE = internal, MFINALFUNC = distinct_set_union_moving_final);
+CREATE AGGREGATE moving_forward_intersect_inverse(distinct_set) (
+    SFUNC = distinct_set_union_append, STYPE = internal,
+    FINALFUNC = distinct_set_union_final,
+    MSFUNC = distinct_set_union_moving_append, MINVFUNC = distinct_set_intersect_append,
+    MSTYPE = internal, MFINALFUNC = distinct_set_union_moving_final);
+CREATE AGGREGATE union_forward_moving_append_inverse(distinct_set) (
+    SFUNC = distinct_set_union_append, STYPE = internal,
+    FINALFUNC = distinct_set_union_final,
+    MSFUNC = distinct_set_union_append, MINVFUNC = distinct_set_union_moving_append,
+    MSTYPE = internal, MFINALFUNC = distinct_set_union_final);
+CREATE AGGREGATE intersect_forward_union_inverse(distinct_set) (
+    SFUNC = distinct_set_intersect_append, STYPE = internal,
+    FINALFUNC = distinct_set_intersect_final,
+    MSFUNC = distinct_set_intersect_append, MINVFUNC = distinct_set_union_append,
+    MSTYPE = internal, MFINALFUNC = distinct_set_intersect_final);
+-- in parallel plans: the serial function given a set and a moving union's
+-- state, the combine functions given states of another deserial function
+CREATE AGGREGATE set_into_dset_serial(anyelement) (
+    SFUNC = count_distinct_append, STYPE = internal,
+    FINALFUNC = count_distinct_final, COMBINEFUNC = count_distinct_combine,
+    SERIALFUNC = distinct_set_agg_serial, DESERIALFUNC = count_distinct_deserial,
+    PARALLEL = SAFE);
+CREATE AGGREGATE moving_union_into_dset_serial(distinct_set) (
+    SFUNC = distinct_set_union_moving_append, STYPE = internal,
+    FINALFUNC = distinct_set_union_moving_final, COMBINEFUNC = distinct_set_union_combine,
+    SERIALFUNC = distinct_set_agg_serial, DESERIALFUNC = distinct_set_union_deserial,
+    PARALLEL = SAFE);
+CREATE AGGREGATE set_into_union_combine(anyelement) (
+    SFUNC = count_distinct_append, STYPE = internal,
+    FINALFUNC = count_distinct_final, COMBINEFUNC = distinct_set_union_combine,
+    SERIALFUNC = count_distinct_serial, DESERIALFUNC = count_distinct_deserial,
+    PARALLEL = SAFE);
+CREATE AGGREGATE set_into_intersect_combine(anyelement) (
+    SFUNC = count_distinct_append, STYPE = internal,
+    FINALFUNC = count_distinct_final, COMBINEFUNC = distinct_set_intersect_combine,
+    SERIALFUNC = count_distinct_serial, DESERIALFUNC = count_distinct_deserial,
+    PARALLEL = SAFE);
+CREATE AGGREGATE intersect_bytes_into_union_combine(distinct_set) (
+    SFUNC = distinct_set_union_append, STYPE = internal,
+    FINALFUNC = distinct_set_union_final, COMBINEFUNC = distinct_set_union_combine,
+    SERIALFUNC = distinct_set_agg_serial, DESERIALFUNC = distinct_set_intersect_deserial,
+    PARALLEL = SAFE);
+CREATE AGGREGATE union_bytes_into_intersect_combine(distinct_set) (
+    SFUNC = distinct_set_intersect_append, STYPE = internal,
+    FINALFUNC = distinct_set_intersect_final, COMBINEFUNC = distinct_set_intersect_combine,
+    SERIALFUNC = distinct_set_agg_serial, DESERIALFUNC = distinct_set_union_deserial,
+    PARALLEL = SAFE);
+
+SET ROLE regress_cd_support_user;
+SELECT set_into_union_final(v) FROM t;
+SELECT set_into_union_count_final(v) FROM t;
+SELECT set_into_intersect_final(v) FROM t;
+SELECT set_into_intersect_count_final(v) FROM t;
+SELECT set_into_moving_union_final(v) FROM t;
+SELECT moving_into_moving_union_count_final(v) FROM t;
+SELECT moving_into_dset_agg_final(v) FROM t;
+SELECT set_into_dset_agg_moving_final(v) FROM t;
+SELECT moving_union_into_union_final(distinct_set(a)) FROM t;
+SELECT union_into_moving_union_final(distinct_set(a)) FROM t;
+SELECT union_into_moving_union_count_final(distinct_set(a)) FROM t;
+SELECT union_into_intersect_final(distinct_set(a)) FROM t;
+SELECT union_into_intersect_count_final(distinct_set(a)) FROM t;
+SELECT intersect_into_union_final(distinct_set(a)) FROM t;
+SELECT intersect_into_union_count_final(distinct_set(a)) FROM t;
+SELECT intersect_into_moving_union_final(distinct_set(a)) FROM t;
+SELECT union_into_dset_agg_final(distinct_set(a)) FROM t;
+SELECT moving_union_into_dset_agg_moving_final(distinct_set(a)) FROM t;
+SELECT union_forward_moving_inverse(distinct_set(a)) OVER w
+FROM t WINDOW w AS (ORDER BY i ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) ORDER BY i LIMIT 3;
+SELECT moving_forward_union_inverse(distinct_set(a)) OVER w
+FROM t WINDOW w AS (ORDER BY i ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) ORDER BY i LIMIT 3;
+SELECT moving_forward_intersect_inverse(distinct_set(a)) OVER w
+FROM t WINDOW w AS (ORDER BY i ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) ORDER BY i LIMIT 3;
+SELECT union_forward_moving_append_inverse(distinct_set(a)) OVER w
+FROM t WINDOW w AS (ORDER BY i ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) ORDER BY i LIMIT 3;
+SELECT intersect_forward_union_inverse(distinct_set(a)) OVER w
+FROM t WINDOW w AS (ORDER BY i ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) ORDER BY i LIMIT 3;
+SET max_parallel_workers_per_gather = 2;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET parallel_leader_participation = off;
+EXPLAIN (COSTS OFF) SELECT union_bytes_into_intersect_combine(distinct_set(a)) FROM t;
+SELECT set_into_dset_serial(v) FROM t;
+SELECT moving_union_into_dset_serial(distinct_set(a)) FROM t;
+SELECT set_into_union_combine(v) FROM t;
+SELECT set_into_intersect_combine(v) FROM t;
+SELECT intersect_bytes_into_union_combine(distinct_set(a)) FROM t;
+SELECT union_bytes_into_intersect_combine(distinct_set(a)) FROM t;
+-- the stored-set aggregates in the same plans still agree with SQL: the
+-- union with the distinct elements, the intersection with the elements
+-- of every row
+SELECT distinct_set_to_array(distinct_set_union_agg(distinct_set(a)), NULL::int)
+           = (SELECT array_agg(DISTINCT e ORDER BY e) FROM t, unnest(a) e) AS same_union,
+       distinct_set_union_cardinality_agg(distinct_set(a))
+           = (SELECT count(DISTINCT e) FROM t, unnest(a) e) AS same_union_count,
+       distinct_set_to_array(distinct_set_intersect_agg(distinct_set(ARRAY[1, i % 5])), NULL::int)
+           = (SELECT array_agg(e ORDER BY e) FROM
+                (SELECT e FROM t, unnest(ARRAY[1, i % 5]) e GROUP BY e
+                 HAVING count(DISTINCT i) = (SELECT count(*) FROM t)) x) AS same_intersection,
+       distinct_set_intersect_cardinality_agg(distinct_set(ARRAY[1, i % 5])) = 1 AS same_intersection_count,
+       distinct_set_to_array(distinct_set_agg(v), NULL::int)
+           = array_agg(DISTINCT v ORDER BY v) AS same_agg
+FROM t;
+RESET max_parallel_workers_per_gather;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+RESET parallel_leader_participation;
+-- and over sliding window frames
+SELECT count(*) AS rows,
+       count(*) FILTER (WHERE u IS DISTINCT FROM nu OR uc <> nuc OR d IS DISTINCT FROM nd) AS differ
+FROM (SELECT distinct_set_to_array(distinct_set_union_agg(distinct_set(a)) OVER w, NULL::int) AS u,
+             (SELECT array_agg(DISTINCT e ORDER BY e) FROM t t2, unnest(t2.a) e
+              WHERE t2.i BETWEEN t.i - 20 AND t.i) AS nu,
+             distinct_set_union_cardinality_agg(distinct_set(a)) OVER w AS uc,
+             (SELECT count(DISTINCT e) FROM t t2, unnest(t2.a) e
+              WHERE t2.i BETWEEN t.i - 20 AND t.i) AS nuc,
+             distinct_set_to_array(distinct_set_agg(v) OVER w, NULL::int) AS d,
+             (SELECT array_agg(DISTINCT t2.v ORDER BY t2.v) FROM t t2
+              WHERE t2.i BETWEEN t.i - 20 AND t.i) AS nd
+      FROM t WHERE i <= 400
+      WINDOW w AS (ORDER BY i ROWS BETWEEN 20 PRECEDING AND CURRENT ROW)) s;
+RESET ROLE;
+
+-- bytes that a user controls, written by another serialization function
+-- (string_agg's, PostgreSQL 16+: the state's first 4 bytes are the length
+-- of the first delimiter, then come the delimiter and the value), read by a
+-- stored-set deserialization function: a set's header and keys followed by
+-- bytes of padding are refused, never copied into a result (earlier
+-- versions have no such function to mix: the same line is printed)
+CREATE TABLE crafted (b bytea, d bytea);
+GRANT SELECT ON crafted TO regress_cd_support_user;
+SET max_parallel_workers_per_gather = 2;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET parallel_leader_participation = off;
+DO $$
+BEGIN
+    IF current_setting('server_version_num')::int < 160000 THEN
+        RAISE NOTICE 'bytes of another serialization function: refused';
+        RETURN;
+    END IF;
+    -- a set of runs (kept as it is when read as a state): version 1, keys
+    -- of 4 bytes, the runs layout, which make the delimiter's length
+    INSERT INTO crafted
+    SELECT '\x00', rest || decode(repeat('00', x'01030401'::int - length(rest)), 'hex')
+    FROM (SELECT substr(s, 5) AS rest
+          FROM (SELECT distinct_set_send(distinct_set(ARRAY(SELECT generate_series(1, 1000)))) AS s) x
+          WHERE substr(s, 1, 4) = '\x01030401') y;
+    EXECUTE 'CREATE AGGREGATE bytes_into_union(bytea, bytea) (
+        SFUNC = bytea_string_agg_transfn, STYPE = internal,
+        FINALFUNC = distinct_set_union_final, COMBINEFUNC = distinct_set_union_combine,
+        SERIALFUNC = string_agg_serialize, DESERIALFUNC = distinct_set_union_deserial,
+        PARALLEL = SAFE)';
+    SET ROLE regress_cd_support_user;
+    BEGIN
+        EXECUTE 'SELECT bytes_into_union(b, d) FROM crafted';
+        RAISE NOTICE 'bytes of another serialization function: ran';
+    EXCEPTION WHEN invalid_binary_representation THEN
+        RAISE NOTICE 'bytes of another serialization function: refused';
+    END;
+    RESET ROLE;
+    EXECUTE 'DROP AGGREGATE bytes_into_union(bytea, bytea)';
+END $$;
+DROP TABLE crafted;
+RESET max_parallel_workers_per_gather;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+RESET parallel_leader_participation;
 
 DROP SCHEMA cd_support CASCADE;
 DROP ROLE regress_cd_support_user;
