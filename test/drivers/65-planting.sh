@@ -695,6 +695,9 @@ SQL
 )
 if [ "$(echo "$out" | tail -1)" = t ]; then
     ok "CREATE EXTENSION into a schema whose name ends comments and has a semicolon: every object in it, results as native"
+elif echo "$out" | grep -q 'invalid string in extension "count_distinct" schema'; then
+    # later minor releases refuse such a schema name themselves
+    ok "CREATE EXTENSION into a schema whose name ends comments: refused by the server"
 else
     bad "CREATE EXTENSION into a crafted schema: $out"
 fi
