@@ -1961,6 +1961,9 @@ dset_recv_in_place(FunctionCallInfo fcinfo, const bytea *ds)
 		return false;
 	if (dset_header(fcinfo, ds, &h)->width == 0 || !dsk_keys_all_valid(h.kt))
 		return false;
+	/* as binary input of any other set: USAGE on the type and its schema */
+	if (!cd_type_usable(h.kt->typid))
+		cd_error_type_not_usable(format_type_be(h.kt->typid));
 	dset_packed(ds, &h, &p);
 	dset_packed_reader(&r, &p);
 	again = dset_encode_runs(h.kt, &r.src);

@@ -255,6 +255,14 @@ SELECT s::text, cardinality(s), distinct_set_send(s) IS NOT NULL AS sent,
 FROM id_private;
 SELECT cardinality(distinct_set_union_agg(s)) FROM id_private;
 RESET ROLE;
+-- a built-in type whose USAGE was revoked from PUBLIC: text input and binary
+-- input (integer keys of built-in types are checked in place) refuse it alike
+BEGIN;
+REVOKE USAGE ON TYPE int8 FROM PUBLIC;
+SET LOCAL ROLE id_user;
+SELECT id_err($$SELECT 'int8:{1,2}'::distinct_set$$, true) AS text_input,
+       id_err($$SELECT distinct_set_from_bytes('\x0103080000000002010000001400800000000000000100'::bytea)$$, true) AS binary_input;
+ROLLBACK;
 DROP TABLE id_private;
 DROP OWNED BY id_user;
 DROP ROLE id_user;
