@@ -137,9 +137,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	stub_error_jmp = &jb;
 	if (sigsetjmp(jb, 0) != 0)
 	{
-		/* refused: fine, but only with an ordinary error code */
+		/*
+		 * refused: fine, but only with an ordinary error code (an orphan's
+		 * text form holds its binary form: 22P03 for a bad one)
+		 */
 		stub_error_jmp = NULL;
 		CHECK(stub_last_sqlstate == ERRCODE_INVALID_TEXT_REPRESENTATION ||
+			  stub_last_sqlstate == ERRCODE_INVALID_BINARY_REPRESENTATION ||
 			  stub_last_sqlstate == ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE ||
 			  stub_last_sqlstate == ERRCODE_SYNTAX_ERROR ||
 			  stub_last_sqlstate == ERRCODE_UNDEFINED_OBJECT ||
