@@ -22,7 +22,6 @@
 #include "utils/arrayaccess.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
-#include "utils/regproc.h"
 
 #include "alloc.h"
 #include "compat.h"
@@ -90,19 +89,6 @@ not_in_aggregate(const char *funcname)
 					funcname)));
 }
 
-/* ERROR: a state of another kind than the function's */
-static pg_noinline void
-wrong_state(FunctionCallInfo fcinfo, const char *kind)
-{
-	Oid			fn = fcinfo->flinfo->fn_oid;
-
-	ereport(ERROR,
-			(errcode(ERRCODE_DATATYPE_MISMATCH),
-			 errmsg("aggregate state is not %s", kind),
-			 errdetail("Function %s is used in an aggregate whose other support functions keep another kind of state.",
-					   OidIsValid(fn) ? format_procedure(fn) : "(unknown)")));
-}
-
 /*
  * Called by an aggregate (Agg or WindowAgg node, or a caller that passes
  * one, as Citus does): what AggCheckCallContext() tests, without looking
@@ -138,7 +124,7 @@ set_arg(FunctionCallInfo fcinfo, int argno)
 		return NULL;
 	set = (CDSet *) PG_GETARG_POINTER(argno);
 	if (unlikely(!cd_registry_is_set_keytype(set->kt)))
-		wrong_state(fcinfo, "a count_distinct set");
+		cd_error_wrong_state(fcinfo, "a count_distinct set");
 	return set;
 }
 
@@ -152,7 +138,7 @@ moving_arg(FunctionCallInfo fcinfo, int argno)
 		return NULL;
 	m = (CDMoving *) PG_GETARG_POINTER(argno);
 	if (unlikely(!cdmov_is_state(m)))
-		wrong_state(fcinfo, "a count_distinct moving-aggregate state");
+		cd_error_wrong_state(fcinfo, "a count_distinct moving-aggregate state");
 	return m;
 }
 

@@ -59,9 +59,9 @@
 #include "miscadmin.h"
 #include "port/pg_bitutils.h"
 #include "utils/memutils.h"
-#include "utils/regproc.h"
 
 #include "dset.h"
+#include "errors.h"
 #include "moving.h"
 #include "registry.h"
 #include "set_header.h"
@@ -102,19 +102,6 @@ aggregate_context(FunctionCallInfo fcinfo)
 	return aggcontext;
 }
 
-/* ERROR: a state of another kind than the function's */
-static pg_noinline void
-wrong_state(FunctionCallInfo fcinfo, const char *kind)
-{
-	Oid			fn = fcinfo->flinfo != NULL ? fcinfo->flinfo->fn_oid : InvalidOid;
-
-	ereport(ERROR,
-			(errcode(ERRCODE_DATATYPE_MISMATCH),
-			 errmsg("aggregate state is not %s", kind),
-			 errdetail("Function %s is used in an aggregate whose other support functions keep another kind of state.",
-					   OidIsValid(fn) ? format_procedure(fn) : "(unknown)")));
-}
-
 /*
  * distinct_set_agg_final(internal) -> distinct_set
  *
@@ -132,7 +119,7 @@ distinct_set_agg_final(PG_FUNCTION_ARGS)
 		PG_RETURN_NULL();
 	set = (CDSet *) PG_GETARG_POINTER(0);
 	if (unlikely(!cd_registry_is_set_keytype(set->kt)))
-		wrong_state(fcinfo, "a count_distinct set");
+		cd_error_wrong_state(fcinfo, "a count_distinct set");
 	dsk_from_state(&keys, set);
 	PG_RETURN_BYTEA_P(dset_encode(keys.kt, &keys));
 }
@@ -152,7 +139,7 @@ distinct_set_agg_moving_final(PG_FUNCTION_ARGS)
 	if (PG_ARGISNULL(0))
 		PG_RETURN_NULL();
 	if (unlikely(!cdmov_is_state(PG_GETARG_POINTER(0))))
-		wrong_state(fcinfo, "a count_distinct moving-aggregate state");
+		cd_error_wrong_state(fcinfo, "a count_distinct moving-aggregate state");
 	if (!dsk_from_moving(&keys, PG_GETARG_POINTER(0)))
 		PG_RETURN_NULL();
 	PG_RETURN_BYTEA_P(dset_encode(keys.kt, &keys));
@@ -232,7 +219,7 @@ agg_state_arg(FunctionCallInfo fcinfo, int argno, uint64 magic,
 		return NULL;
 	s = (DSAggState *) PG_GETARG_POINTER(argno);
 	if (unlikely(s->magic != magic))
-		wrong_state(fcinfo, kind);
+		cd_error_wrong_state(fcinfo, kind);
 	return s;
 }
 
@@ -972,7 +959,7 @@ distinct_set_agg_serial(PG_FUNCTION_ARGS)
 	s = (DSAggState *) PG_GETARG_POINTER(0);
 	if (unlikely(s->magic != DSET_UNION_MAGIC &&
 				 s->magic != DSET_INTERSECT_MAGIC))
-		wrong_state(fcinfo, "a distinct_set union or intersection state");
+		cd_error_wrong_state(fcinfo, "a distinct_set union or intersection state");
 	/* types by name: the state may be read on another node (dset.h) */
 	PG_RETURN_BYTEA_P(dset_portable(fcinfo, union_result(s), NULL));
 }
@@ -1315,7 +1302,7 @@ moving_arg(FunctionCallInfo fcinfo)
 		return NULL;
 	m = (DSMovingState *) PG_GETARG_POINTER(0);
 	if (unlikely(m->magic != DSET_MOVING_MAGIC))
-		wrong_state(fcinfo, "a distinct_set moving-aggregate state");
+		cd_error_wrong_state(fcinfo, "a distinct_set moving-aggregate state");
 	return m;
 }
 

@@ -10,6 +10,7 @@
 #include "utils/array.h"
 #include "utils/memutils.h"
 #include "utils/builtins.h"
+#include "utils/regproc.h"
 
 #include "compat.h"
 #include "errors.h"
@@ -79,5 +80,18 @@ void
 cd_error_bad_key(const char *what)
 {
 	elog(ERROR, "unexpected key type: %s", what);
+	pg_unreachable();
+}
+
+void
+cd_error_wrong_state(FunctionCallInfo fcinfo, const char *kind)
+{
+	Oid			fn = fcinfo->flinfo != NULL ? fcinfo->flinfo->fn_oid : InvalidOid;
+
+	ereport(ERROR,
+			(errcode(ERRCODE_DATATYPE_MISMATCH),
+			 errmsg("aggregate state is not %s", kind),
+			 errdetail("Function %s is used in an aggregate whose other support functions keep another kind of state.",
+					   OidIsValid(fn) ? format_procedure(fn) : "(unknown)")));
 	pg_unreachable();
 }

@@ -13,6 +13,8 @@
 
 #include "postgres.h"
 
+#include "fmgr.h"
+
 #ifdef pg_noreturn				/* 18+ */
 #define CD_NORETURN_DECL(decl) pg_noreturn extern decl
 #else
@@ -36,6 +38,13 @@ CD_NORETURN_DECL(void cd_error_array_too_large(uint64 count));
 
 /* typid, the declared result type of an array aggregate, is no array */
 CD_NORETURN_DECL(void cd_error_not_an_array(Oid typid));
+
+/*
+ * an aggregate support function given a state of another kind than its own
+ * (42804): kind names the one it takes ("a count_distinct set")
+ */
+CD_NORETURN_DECL(void cd_error_wrong_state(FunctionCallInfo fcinfo,
+										   const char *kind));
 
 /* a key type that should not reach this code (internal error) */
 CD_NORETURN_DECL(void cd_error_bad_key(const char *what));

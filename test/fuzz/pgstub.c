@@ -41,6 +41,7 @@
 #include "utils/typcache.h"
 #include "utils/sortsupport.h"
 #include "utils/pg_locale.h"
+#include "utils/regproc.h"
 #include "mb/pg_wchar.h"
 
 #include "pgstub.h"
@@ -911,6 +912,12 @@ get_typlenbyvalalign(Oid typid, int16 *typlen, bool *typbyval, char *typalign)
 }
 
 /* as the server names the types of the stub catalog (a domain: its name) */
+char *
+format_procedure(Oid procedure_oid)
+{
+	return psprintf("function %u", procedure_oid);
+}
+
 char *
 format_type_be(Oid type_oid)
 {
