@@ -11,7 +11,7 @@
  * the query.  With the advice (5 interleaved runs): uuid 144,702 -> 43,324
  * faults, 2406-2933 -> 2188-2868 ms; md5 text 249,547 -> 52,966 faults,
  * 3092-4213 -> 2884-3540 ms; int4 (a packed set, a fifth of the size)
- * 35,414 -> 19,458 faults, time unchanged (README.md, "Settings").
+ * 35,414 -> 19,458 faults, time unchanged (docs/performance.md, "Huge pages").
  *
  * cd_advise_huge asks for huge pages (madvise MADV_HUGEPAGE) for the pages
  * of a buffer of CD_HUGE_MIN bytes or more, when the setting
