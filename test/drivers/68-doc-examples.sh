@@ -5,7 +5,9 @@
 # and must print exactly its text block (test/tools/doc_examples.py has the
 # convention).  And docs/reference.md must document every user-facing
 # function, aggregate, operator and setting of the installed extension, each
-# under a heading with a checked example, and every SQLSTATE src/ raises.
+# under a heading with a checked example, and every SQLSTATE src/ raises; and
+# the relative links of README.md, docs/*.md, DEVELOPMENT.md, CHANGELOG.md and
+# bench/results/HISTORY.md must resolve (files and headings).
 #
 # Uses the cluster from test/run-all.sh (PGHOST, PGPORT, ...,
 # CD_CLUSTER_BINDIR, PG_CONFIG).  Prints "N passed, N failed" last; exits
@@ -20,4 +22,5 @@ inc=$("$PG_CONFIG" --includedir-server 2>/dev/null) \
     || { echo "doc-examples: no pg_config"; echo "0 passed, 1 failed"; exit 1; }
 cd "$here" || exit 1
 exec python3 test/tools/doc_examples.py --psql "$BIN/psql" --root "$here" \
-    --reference docs/reference.md --includedir-server "$inc" README.md docs/*.md
+    --reference docs/reference.md --includedir-server "$inc" README.md docs/*.md \
+    --links DEVELOPMENT.md CHANGELOG.md bench/results/HISTORY.md

@@ -22,6 +22,10 @@ checked example; and every SQLSTATE the C sources raise (errcode(ERRCODE_*) in
 src/) or the install script raises (RAISE ... USING ERRCODE)
 must appear in FILE.
 
+--links [MORE ...]: also check that every relative link and image of the
+files (and of MORE) points to an existing file and, with #anchor, to a
+heading of it (GitHub's anchors).
+
 Prints "ok:" / "FAIL:" lines and "N passed, N failed" last; exits 1 on any
 failure.  Needs psql on PATH or --psql, and PGHOST/PGPORT/PGUSER set.
 """
@@ -270,6 +274,52 @@ ORDER BY 1;
         res.ok("%s: every SQLSTATE raised by src/ and the install script (%d) is documented" % (name, len(used)))
 
 
+def slug(heading, seen):
+    """The anchor GitHub gives a heading (duplicates get -1, -2, ...)."""
+    text = re.sub(r"^#+\s*", "", heading).strip().lower()
+    text = re.sub(r"[^\w\- ]", "", text).replace(" ", "-")
+    n = seen.get(text, 0)
+    seen[text] = n + 1
+    return text if n == 0 else "%s-%d" % (text, n)
+
+
+def anchors(path):
+    seen = {}
+    return {slug(h, seen) for h, _ in sections(path)}
+
+
+def check_links(args, res, paths):
+    """Relative links and images of the files: the target exists, and an
+    #anchor names a heading of the target (or of the file itself)."""
+    link = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)\)")
+    cache = {}
+    for path in paths:
+        name = os.path.relpath(path, args.root)
+        bad = []
+        n = 0
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        text = re.sub(r"```.*?```", "", text, flags=re.S)   # not inside fences
+        for target in link.findall(text):
+            if re.match(r"^[a-z]+:", target):
+                continue                                    # http:, https:, mailto:
+            n += 1
+            file, _, anchor = target.partition("#")
+            dest = os.path.normpath(os.path.join(os.path.dirname(path), file)) if file else path
+            if not os.path.exists(dest):
+                bad.append("%s (no such file)" % target)
+                continue
+            if anchor and dest.endswith(".md"):
+                if dest not in cache:
+                    cache[dest] = anchors(dest)
+                if anchor not in cache[dest]:
+                    bad.append("%s (no such heading)" % target)
+        if bad:
+            res.bad("%s: broken links: %s" % (name, ", ".join(bad)))
+        else:
+            res.ok("%s: %d relative links and images resolve" % (name, n))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--psql", default="psql")
@@ -277,11 +327,15 @@ def main():
         os.path.dirname(os.path.abspath(__file__)))))
     ap.add_argument("--reference")
     ap.add_argument("--includedir-server", default="")
+    ap.add_argument("--links", nargs="*", default=None,
+                    help="check the relative links of the files and of these too")
     ap.add_argument("files", nargs="+")
     args = ap.parse_args()
     res = Result()
     for k, path in enumerate(args.files):
         run_file(args, res, path, k)
+    if args.links:
+        check_links(args, res, args.files + args.links)
     if args.reference:
         check_reference(args, res, args.reference)
     print("%d passed, %d failed" % (res.passed, res.failed))
