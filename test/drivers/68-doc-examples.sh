@@ -7,7 +7,8 @@
 # function, aggregate, operator and setting of the installed extension, each
 # under a heading with a checked example, and every SQLSTATE src/ raises; and
 # the relative links of README.md, docs/*.md, DEVELOPMENT.md, CHANGELOG.md and
-# bench/results/HISTORY.md must resolve (files and headings).
+# bench/results/HISTORY.md must resolve (files and headings), and
+# DEVELOPMENT.md must describe every test driver and pg_regress test.
 #
 # Uses the cluster from test/run-all.sh (PGHOST, PGPORT, ...,
 # CD_CLUSTER_BINDIR, PG_CONFIG).  Prints "N passed, N failed" last; exits
@@ -23,4 +24,4 @@ inc=$("$PG_CONFIG" --includedir-server 2>/dev/null) \
 cd "$here" || exit 1
 exec python3 test/tools/doc_examples.py --psql "$BIN/psql" --root "$here" \
     --reference docs/reference.md --includedir-server "$inc" README.md docs/*.md \
-    --links DEVELOPMENT.md CHANGELOG.md bench/results/HISTORY.md
+    --tests-table DEVELOPMENT.md --links DEVELOPMENT.md CHANGELOG.md bench/results/HISTORY.md

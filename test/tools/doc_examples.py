@@ -22,6 +22,9 @@ checked example; and every SQLSTATE the C sources raise (errcode(ERRCODE_*) in
 src/) or the install script raises (RAISE ... USING ERRCODE)
 must appear in FILE.
 
+--tests-table FILE: FILE names (in backquotes) every test/drivers/*.sh and
+every test/sql/*.sql.
+
 --links [MORE ...]: also check that every relative link and image of the
 files (and of MORE) points to an existing file and, with #anchor, to a
 heading of it (GitHub's anchors).
@@ -320,6 +323,22 @@ def check_links(args, res, paths):
             res.ok("%s: %d relative links and images resolve" % (name, n))
 
 
+def check_test_tables(args, res, path):
+    """DEVELOPMENT.md names every test driver and every pg_regress test."""
+    name = os.path.relpath(path, args.root)
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    missing = []
+    for sub, ext in (("test/drivers", ".sh"), ("test/sql", ".sql")):
+        for fn in sorted(os.listdir(os.path.join(args.root, sub))):
+            if fn.endswith(ext) and ("`%s`" % fn) not in text:
+                missing.append("%s/%s" % (sub, fn))
+    if missing:
+        res.bad("%s does not describe: %s" % (name, ", ".join(missing)))
+    else:
+        res.ok("%s describes every test driver and pg_regress test" % name)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--psql", default="psql")
@@ -327,6 +346,8 @@ def main():
         os.path.dirname(os.path.abspath(__file__)))))
     ap.add_argument("--reference")
     ap.add_argument("--includedir-server", default="")
+    ap.add_argument("--tests-table",
+                    help="a file that must name every test/drivers/*.sh and test/sql/*.sql")
     ap.add_argument("--links", nargs="*", default=None,
                     help="check the relative links of the files and of these too")
     ap.add_argument("files", nargs="+")
@@ -338,6 +359,8 @@ def main():
         check_links(args, res, args.files + args.links)
     if args.reference:
         check_reference(args, res, args.reference)
+    if args.tests_table:
+        check_test_tables(args, res, args.tests_table)
     print("%d passed, %d failed" % (res.passed, res.failed))
     sys.exit(1 if res.failed else 0)
 
