@@ -21,12 +21,12 @@
 #include "utils/array.h"
 #include "utils/arrayaccess.h"
 #include "utils/builtins.h"
+#include "utils/guc.h"
 #include "utils/lsyscache.h"
 
 #include "alloc.h"
 #include "compat.h"
 #include "errors.h"
-#include "hugepage.h"
 #include "key.h"
 #include "moving.h"
 #include "registry.h"
@@ -38,11 +38,28 @@ PG_MODULE_MAGIC;
 
 PGDLLEXPORT void _PG_init(void);
 
+/*
+ * count_distinct.huge_pages: in 4.2.0 it asked the kernel for transparent
+ * huge pages for large sets, which cut page faults but not query times.  It
+ * has no effect since 4.3.0 and stays, so that a configuration file, an
+ * ALTER ROLE/DATABASE ... SET or a session that sets it keeps working (the
+ * prefix is reserved: an unknown count_distinct.* name is an error).
+ */
+static bool cd_huge_pages_unused = true;
+
 /* Loading the library: its settings. */
 void
 _PG_init(void)
 {
-	cd_hugepage_init();
+	DefineCustomBoolVariable("count_distinct.huge_pages",
+							 "Has no effect (kept for compatibility).",
+							 NULL,
+							 &cd_huge_pages_unused,
+							 true,
+							 PGC_USERSET,
+							 0,
+							 NULL, NULL, NULL);
+	MarkGUCPrefixReserved("count_distinct");
 }
 
 PG_FUNCTION_INFO_V1(count_distinct_append);
