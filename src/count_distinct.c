@@ -30,6 +30,7 @@
 #include "key.h"
 #include "moving.h"
 #include "registry.h"
+#include "replace_native.h"
 #include "serialize.h"
 #include "set.h"
 #include "state_object.h"
@@ -38,10 +39,16 @@ PG_MODULE_MAGIC;
 
 PGDLLEXPORT void _PG_init(void);
 
-/* Loading the library: its settings. */
+/*
+ * Loading the library: its settings and the planner hook.  The settings are
+ * defined before cd_hugepage_init() reserves their prefix, which would drop
+ * a placeholder set before loading (SET count_distinct.replace_native = on
+ * in a session that loads the library later).
+ */
 void
 _PG_init(void)
 {
+	cd_replace_native_init();
 	cd_hugepage_init();
 }
 

@@ -1,0 +1,270 @@
+/*-------------------------------------------------------------------------
+ *
+ * replace_native.c
+ *	  Transparent mode (see replace_native.h): the setting
+ *	  count_distinct.replace_native, the planner hook, the rewrite of
+ *	  count(DISTINCT x) Aggrefs and the cached OID of count_distinct.
+ *
+ * An Aggref is rewritten only when count_distinct(x) returns what native
+ * count(DISTINCT x) returns, for every input:
+ *	- it is count(any) (not count(*)), a plain aggregate (not ordered-set or
+ *	  hypothetical), with DISTINCT over its one argument;
+ *	- the DISTINCT compares with the argument type's default btree equality
+ *	  (an ORDER BY ... USING inside the call can pick another operator
+ *	  family, e.g. record's *=, which count_distinct does not use);
+ *	- the argument's type has a default btree opclass and is not a
+ *	  pseudo-type (unknown, anyarray, cstring), record and record[] aside;
+ *	  count_distinct refuses exactly the types without one, as native does,
+ *	  but a type native refuses stays native so its error is native's;
+ *	- a collatable argument has a known, deterministic collation that is
+ *	  also the Aggref's input collation (native sorts by the argument's
+ *	  collation and compares with the input collation; count_distinct uses
+ *	  the input collation for both).  A missing collation stays native (its
+ *	  error is native's); nondeterministic collations stay native too;
+ *	- on PostgreSQL 13, not tsvector (a parallel count_distinct(tsvector)
+ *	  fails there, README "Limits").
+ * The new Aggref keeps its argument, FILTER, input collation, level and
+ * location; DISTINCT and ORDER BY (for count, ORDER BY can only repeat the
+ * DISTINCT argument) go.
+ *
+ * Cost: with the setting off, one test of a bool per planned statement.
+ * On, a walk over the query's expressions, and per count(DISTINCT) Aggref a
+ * type cache lookup; the aggregate's OID is looked up (three catalog
+ * probes) once, then again only after pg_proc changes (CREATE or DROP
+ * EXTENSION create and drop the aggregate's pg_proc row, and every change of
+ * a catalog row, inserts included, invalidates the syscache entries of its
+ * hash, which calls our callback in every backend of the database).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/genam.h"
+#include "access/htup_details.h"
+#include "access/table.h"
+#include "catalog/dependency.h"
+#include "catalog/indexing.h"
+#include "catalog/pg_aggregate.h"
+#include "catalog/pg_extension.h"
+#include "catalog/pg_proc.h"
+#include "catalog/pg_type.h"
+#include "commands/extension.h"
+#include "nodes/nodeFuncs.h"
+#include "nodes/parsenodes.h"
+#include "optimizer/planner.h"
+#include "utils/builtins.h"
+#include "utils/fmgroids.h"
+#include "utils/guc.h"
+#include "utils/inval.h"
+#include "utils/lsyscache.h"
+#include "utils/syscache.h"
+#include "utils/typcache.h"
+
+#include "compat.h"
+#include "replace_native.h"
+
+/* pg_proc's count(any); 14+ name it in fmgroids.h, 13 does not */
+#define CD_COUNT_ANY_OID	2147
+
+bool		cd_replace_native = false;
+
+static planner_hook_type prev_planner_hook = NULL;
+
+/*
+ * The cached OID of the extension's count_distinct(anyelement): valid while
+ * agg_valid; InvalidOid when the extension is not installed in this
+ * database.  inval_count counts the callback's calls, so that a lookup
+ * during which pg_proc changed is not marked valid.
+ */
+static bool agg_valid = false;
+static Oid	agg_oid = InvalidOid;
+static uint64 inval_count = 0;
+
+static void
+proc_changed(Datum arg, int cacheid, uint32 hashvalue)
+{
+	agg_valid = false;
+	inval_count++;
+}
+
+#if PG_VERSION_NUM < 160000
+/* 16 exported extension.c's get_extension_schema(); the same for 13-15 */
+static Oid
+get_extension_schema(Oid ext_oid)
+{
+	Oid			result = InvalidOid;
+	Relation	rel;
+	SysScanDesc scandesc;
+	HeapTuple	tuple;
+	ScanKeyData entry[1];
+
+	rel = table_open(ExtensionRelationId, AccessShareLock);
+	ScanKeyInit(&entry[0], Anum_pg_extension_oid,
+				BTEqualStrategyNumber, F_OIDEQ, ObjectIdGetDatum(ext_oid));
+	scandesc = systable_beginscan(rel, ExtensionOidIndexId, true,
+								  NULL, 1, entry);
+	tuple = systable_getnext(scandesc);
+	if (HeapTupleIsValid(tuple))
+		result = ((Form_pg_extension) GETSTRUCT(tuple))->extnamespace;
+	systable_endscan(scandesc);
+	table_close(rel, AccessShareLock);
+	return result;
+}
+#endif
+
+/*
+ * count_distinct(anyelement) of the extension in this database: the
+ * aggregate of that name and signature in the extension's schema, returning
+ * bigint, and a member of the extension (nothing a user created in that
+ * schema).  InvalidOid if there is none.
+ */
+static Oid
+count_distinct_aggregate(void)
+{
+	uint64		before = inval_count;
+	Oid			result = InvalidOid;
+	Oid			ext;
+
+	if (agg_valid)
+		return agg_oid;
+
+	ext = get_extension_oid("count_distinct", true);
+	if (OidIsValid(ext))
+	{
+		Oid			nsp = get_extension_schema(ext);
+		Oid			argtype = ANYELEMENTOID;
+		Oid			fn;
+
+		fn = GetSysCacheOid3(PROCNAMEARGSNSP, Anum_pg_proc_oid,
+							 CStringGetDatum("count_distinct"),
+							 PointerGetDatum(buildoidvector(&argtype, 1)),
+							 ObjectIdGetDatum(nsp));
+		if (OidIsValid(fn) &&
+			get_func_prokind(fn) == PROKIND_AGGREGATE &&
+			get_func_rettype(fn) == INT8OID &&
+			getExtensionOfObject(ProcedureRelationId, fn) == ext)
+			result = fn;
+	}
+	agg_oid = result;
+	agg_valid = (inval_count == before);
+	return result;
+}
+
+/* Does count_distinct count values of this argument as native does? */
+static bool
+argument_ok(Node *arg, Oid inputcollid, Oid eqop)
+{
+	Oid			argtype = exprType(arg);
+	Oid			basetype = getBaseType(argtype);
+	TypeCacheEntry *tce;
+
+	if (get_typtype(basetype) == TYPTYPE_PSEUDO &&
+		basetype != RECORDOID && basetype != RECORDARRAYOID)
+		return false;
+#if PG_VERSION_NUM < 140000
+	if (basetype == TSVECTOROID)
+		return false;
+#endif
+	tce = lookup_type_cache(basetype, TYPECACHE_EQ_OPR | TYPECACHE_LT_OPR);
+	if (!OidIsValid(tce->eq_opr) || !OidIsValid(tce->lt_opr) ||
+		eqop != tce->eq_opr)
+		return false;
+	if (tce->typlen < 0 && tce->typlen != -1)
+		return false;
+	if (type_is_collatable(basetype))
+	{
+		Oid			collation = exprCollation(arg);
+
+		if (!OidIsValid(collation) || collation != inputcollid ||
+			!get_collation_isdeterministic(collation))
+			return false;
+	}
+	return true;
+}
+
+/* Rewrite one Aggref into count_distinct if it qualifies (file header). */
+static void
+rewrite_aggref(Aggref *aggref)
+{
+	TargetEntry *tle;
+	SortGroupClause *sgc;
+	Oid			aggoid;
+
+	if (aggref->aggfnoid != CD_COUNT_ANY_OID || aggref->aggdistinct == NIL ||
+		aggref->aggkind != AGGKIND_NORMAL || aggref->aggstar ||
+		aggref->aggvariadic || aggref->aggdirectargs != NIL ||
+		list_length(aggref->args) != 1 ||
+		list_length(aggref->aggdistinct) != 1)
+		return;
+	tle = linitial_node(TargetEntry, aggref->args);
+	sgc = linitial_node(SortGroupClause, aggref->aggdistinct);
+	if (tle->resjunk || sgc->tleSortGroupRef != tle->ressortgroupref ||
+		!argument_ok((Node *) tle->expr, aggref->inputcollid, sgc->eqop))
+		return;
+	aggoid = count_distinct_aggregate();
+	if (!OidIsValid(aggoid))
+		return;
+
+	aggref->aggfnoid = aggoid;
+	aggref->aggdistinct = NIL;
+	aggref->aggorder = NIL;
+	tle->ressortgroupref = 0;
+	/* set by the planner (as for the parser's Aggrefs) */
+	aggref->aggtranstype = InvalidOid;
+#if PG_VERSION_NUM >= 160000
+	aggref->aggpresorted = false;
+#endif
+}
+
+/*
+ * Every Aggref of every query level: query_tree_walker visits a Query's
+ * target list, quals, HAVING, range table (subqueries in FROM, function
+ * and VALUES expressions), CTEs and the rest; expression_tree_walker
+ * reaches sublinks' queries, and an Aggref's arguments and FILTER (which
+ * may hold sublinks).
+ */
+static bool
+rewrite_walker(Node *node, void *context)
+{
+	if (node == NULL)
+		return false;
+	if (IsA(node, Query))
+		return query_tree_walker((Query *) node, rewrite_walker, context, 0);
+	if (IsA(node, Aggref))
+		rewrite_aggref((Aggref *) node);
+	return expression_tree_walker(node, rewrite_walker, context);
+}
+
+/*
+ * The planner hook.  The query is changed in place: the planner may scribble
+ * on its input (replace_native.h), and does so itself.
+ */
+static PlannedStmt *
+cd_planner(Query *parse, const char *query_string, int cursorOptions,
+		   ParamListInfo boundParams)
+{
+	if (cd_replace_native && !creating_extension)
+		(void) query_tree_walker(parse, rewrite_walker, NULL, 0);
+
+	if (prev_planner_hook)
+		return prev_planner_hook(parse, query_string, cursorOptions,
+								 boundParams);
+	return standard_planner(parse, query_string, cursorOptions, boundParams);
+}
+
+void
+cd_replace_native_init(void)
+{
+	DefineCustomBoolVariable("count_distinct.replace_native",
+							 "Plans count(DISTINCT x) as count_distinct(x).",
+							 "Where the results are the same: count(DISTINCT) of one argument "
+							 "of a type with default btree equality, under a deterministic collation.",
+							 &cd_replace_native,
+							 false,
+							 PGC_USERSET,
+							 0,
+							 NULL, NULL, NULL);
+	CacheRegisterSyscacheCallback(PROCOID, proc_changed, (Datum) 0);
+	prev_planner_hook = planner_hook;
+	planner_hook = cd_planner;
+}
