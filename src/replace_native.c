@@ -52,6 +52,7 @@
 #include "nodes/nodeFuncs.h"
 #include "nodes/parsenodes.h"
 #include "optimizer/planner.h"
+#include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/fmgroids.h"
 #include "utils/guc.h"
@@ -112,11 +113,37 @@ get_extension_schema(Oid ext_oid)
 }
 #endif
 
+/* Does PUBLIC have EXECUTE on function fn (a NULL proacl: the default)? */
+static bool
+public_may_execute(Oid fn)
+{
+	HeapTuple	tuple;
+	Datum		aclDatum;
+	bool		isnull;
+	bool		result;
+
+	tuple = SearchSysCache1(PROCOID, ObjectIdGetDatum(fn));
+	if (!HeapTupleIsValid(tuple))
+		return false;
+	aclDatum = SysCacheGetAttr(PROCOID, tuple, Anum_pg_proc_proacl, &isnull);
+	if (isnull)
+		result = true;
+	else
+		result = (aclmask(DatumGetAclP(aclDatum), ACL_ID_PUBLIC,
+						  ((Form_pg_proc) GETSTRUCT(tuple))->proowner,
+						  ACL_EXECUTE, ACLMASK_ANY) & ACL_EXECUTE) != 0;
+	ReleaseSysCache(tuple);
+	return result;
+}
+
 /*
  * count_distinct(anyelement) of the extension in this database: the
  * aggregate of that name and signature in the extension's schema, returning
  * bigint, and a member of the extension (nothing a user created in that
- * schema).  InvalidOid if there is none.
+ * schema).  InvalidOid if there is none, or if PUBLIC may not execute it:
+ * the executor checks EXECUTE on the aggregate as the user who runs the
+ * plan, who may not be the one who planned it (a cached plan), so a
+ * revoked privilege would turn native's result into a permission error.
  */
 static Oid
 count_distinct_aggregate(void)
@@ -142,7 +169,8 @@ count_distinct_aggregate(void)
 		if (OidIsValid(fn) &&
 			get_func_prokind(fn) == PROKIND_AGGREGATE &&
 			get_func_rettype(fn) == INT8OID &&
-			getExtensionOfObject(ProcedureRelationId, fn) == ext)
+			getExtensionOfObject(ProcedureRelationId, fn) == ext &&
+			public_may_execute(fn))
 			result = fn;
 	}
 	agg_oid = result;

@@ -245,6 +245,14 @@ DROP AGGREGATE public.count_distinct(int4);
 DROP FUNCTION public.rn_sfunc_int(bigint, int4);
 DROP SCHEMA rn_planted CASCADE;
 
+-- EXECUTE revoked from PUBLIC: native (a plan may run as another user)
+SET count_distinct.replace_native = on;
+REVOKE EXECUTE ON FUNCTION count_distinct(anyelement) FROM PUBLIC;
+SELECT rn_check('SELECT count(DISTINCT i4) FROM rn');
+GRANT EXECUTE ON FUNCTION count_distinct(anyelement) TO PUBLIC;
+SELECT rn_check('SELECT count(DISTINCT i4) FROM rn');
+SET count_distinct.replace_native = off;
+
 -- without the extension nothing is rewritten; the cached answer follows
 -- DROP and CREATE EXTENSION, and a rolled back DROP
 SET count_distinct.replace_native = on;
