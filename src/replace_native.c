@@ -27,10 +27,15 @@
  * location; DISTINCT and ORDER BY (for count, ORDER BY can only repeat the
  * DISTINCT argument) go.
  *
+ * The aggregate called is the extension's typed overload for exactly the
+ * argument's type (count_distinct_declare_type) where there is one, else
+ * count_distinct(anyelement); where Citus is installed, only a typed
+ * overload (see count_distinct_aggregate).
+ *
  * Cost: with the setting off, one test of a bool per planned statement.
  * On, a walk over the query's expressions, and per count(DISTINCT) Aggref a
- * type cache lookup; the aggregate's OID is looked up (three catalog
- * probes) once, then again only after pg_proc changes (CREATE or DROP
+ * type cache lookup; the aggregates' OIDs are looked up once per argument
+ * type, then again only after pg_proc changes (CREATE or DROP
  * EXTENSION create and drop the aggregate's pg_proc row, and every change of
  * a catalog row, inserts included, invalidates the syscache entries of its
  * hash, which calls our callback in every backend of the database).
@@ -58,6 +63,7 @@
 #include "utils/guc.h"
 #include "utils/inval.h"
 #include "utils/lsyscache.h"
+#include "utils/memutils.h"
 #include "utils/syscache.h"
 #include "utils/typcache.h"
 
@@ -72,19 +78,36 @@ bool		cd_replace_native = false;
 static planner_hook_type prev_planner_hook = NULL;
 
 /*
- * The cached OID of the extension's count_distinct(anyelement): valid while
- * agg_valid; InvalidOid when the extension is not installed in this
- * database.  inval_count counts the callback's calls, so that a lookup
- * during which pg_proc changed is not marked valid.
+ * What the rewrite calls, cached until pg_proc changes (valid):
+ *	ext, nsp: the extension and its schema (InvalidOid: not installed);
+ *	generic: its count_distinct(anyelement) (InvalidOid: none usable);
+ *	typed_only: Citus is installed in the database: its distributed
+ *		aggregation runs an aggregate's support functions knowing only the
+ *		aggregate's declared signature, and refuses the polymorphic one, so
+ *		only typed overloads (count_distinct_declare_type) may be called;
+ *	typed: the typed overloads looked up so far, (argument type, OID or
+ *		InvalidOid) pairs in CacheMemoryContext.
+ * inval_count counts the callback's calls, so that a lookup during which
+ * pg_proc changed is not marked valid.
  */
-static bool agg_valid = false;
-static Oid	agg_oid = InvalidOid;
+typedef struct TypedAgg
+{
+	Oid			argtype;
+	Oid			aggoid;
+} TypedAgg;
+
+static bool valid = false;
+static Oid	ext = InvalidOid;
+static Oid	nsp = InvalidOid;
+static Oid	generic = InvalidOid;
+static bool typed_only = false;
+static List *typed = NIL;
 static uint64 inval_count = 0;
 
 static void
 proc_changed(Datum arg, int cacheid, uint32 hashvalue)
 {
-	agg_valid = false;
+	valid = false;
 	inval_count++;
 }
 
@@ -137,45 +160,80 @@ public_may_execute(Oid fn)
 }
 
 /*
- * count_distinct(anyelement) of the extension in this database: the
- * aggregate of that name and signature in the extension's schema, returning
- * bigint, and a member of the extension (nothing a user created in that
- * schema).  InvalidOid if there is none, or if PUBLIC may not execute it:
- * the executor checks EXECUTE on the aggregate as the user who runs the
- * plan, who may not be the one who planned it (a cached plan), so a
- * revoked privilege would turn native's result into a permission error.
+ * count_distinct(argtype) of the extension in this database: an aggregate of
+ * that name and signature in the extension's schema, returning bigint, a
+ * member of the extension (nothing a user created in that schema), that
+ * PUBLIC may execute (the executor checks EXECUTE on the aggregate as the
+ * user who runs the plan, who may not be the one who planned it: a cached
+ * plan; a revoked privilege would turn native's result into a permission
+ * error).  InvalidOid if there is none.
  */
 static Oid
-count_distinct_aggregate(void)
+lookup_aggregate(Oid argtype)
 {
-	uint64		before = inval_count;
-	Oid			result = InvalidOid;
-	Oid			ext;
+	Oid			fn;
 
-	if (agg_valid)
-		return agg_oid;
+	fn = GetSysCacheOid3(PROCNAMEARGSNSP, Anum_pg_proc_oid,
+						 CStringGetDatum("count_distinct"),
+						 PointerGetDatum(buildoidvector(&argtype, 1)),
+						 ObjectIdGetDatum(nsp));
+	if (OidIsValid(fn) &&
+		get_func_prokind(fn) == PROKIND_AGGREGATE &&
+		get_func_rettype(fn) == INT8OID &&
+		getExtensionOfObject(ProcedureRelationId, fn) == ext &&
+		public_may_execute(fn))
+		return fn;
+	return InvalidOid;
+}
 
-	ext = get_extension_oid("count_distinct", true);
-	if (OidIsValid(ext))
+/*
+ * The count_distinct to call for an argument of type argtype: the typed
+ * overload for exactly that type if the extension has one, else the
+ * polymorphic one (unless typed_only).  InvalidOid: stay native.
+ */
+static Oid
+count_distinct_aggregate(Oid argtype)
+{
+	ListCell   *lc;
+	TypedAgg   *entry;
+	MemoryContext old;
+
+	if (!valid)
 	{
-		Oid			nsp = get_extension_schema(ext);
-		Oid			argtype = ANYELEMENTOID;
-		Oid			fn;
+		uint64		before = inval_count;
 
-		fn = GetSysCacheOid3(PROCNAMEARGSNSP, Anum_pg_proc_oid,
-							 CStringGetDatum("count_distinct"),
-							 PointerGetDatum(buildoidvector(&argtype, 1)),
-							 ObjectIdGetDatum(nsp));
-		if (OidIsValid(fn) &&
-			get_func_prokind(fn) == PROKIND_AGGREGATE &&
-			get_func_rettype(fn) == INT8OID &&
-			getExtensionOfObject(ProcedureRelationId, fn) == ext &&
-			public_may_execute(fn))
-			result = fn;
+		list_free_deep(typed);
+		typed = NIL;
+		generic = InvalidOid;
+		typed_only = false;
+		nsp = InvalidOid;
+		ext = get_extension_oid("count_distinct", true);
+		if (OidIsValid(ext))
+		{
+			nsp = get_extension_schema(ext);
+			generic = lookup_aggregate(ANYELEMENTOID);
+			typed_only = OidIsValid(get_extension_oid("citus", true));
+		}
+		valid = (inval_count == before);
 	}
-	agg_oid = result;
-	agg_valid = (inval_count == before);
-	return result;
+	if (!OidIsValid(ext))
+		return InvalidOid;
+
+	foreach(lc, typed)
+	{
+		entry = (TypedAgg *) lfirst(lc);
+		if (entry->argtype == argtype)
+			return OidIsValid(entry->aggoid) ? entry->aggoid :
+				(typed_only ? InvalidOid : generic);
+	}
+	old = MemoryContextSwitchTo(CacheMemoryContext);
+	entry = palloc(sizeof(TypedAgg));
+	entry->argtype = argtype;
+	entry->aggoid = lookup_aggregate(argtype);
+	typed = lappend(typed, entry);
+	MemoryContextSwitchTo(old);
+	return OidIsValid(entry->aggoid) ? entry->aggoid :
+		(typed_only ? InvalidOid : generic);
 }
 
 /* Does count_distinct count values of this argument as native does? */
@@ -229,7 +287,7 @@ rewrite_aggref(Aggref *aggref)
 	if (tle->resjunk || sgc->tleSortGroupRef != tle->ressortgroupref ||
 		!argument_ok((Node *) tle->expr, aggref->inputcollid, sgc->eqop))
 		return;
-	aggoid = count_distinct_aggregate();
+	aggoid = count_distinct_aggregate(exprType((Node *) tle->expr));
 	if (!OidIsValid(aggoid))
 		return;
 

@@ -245,6 +245,11 @@ DROP AGGREGATE public.count_distinct(int4);
 DROP FUNCTION public.rn_sfunc_int(bigint, int4);
 DROP SCHEMA rn_planted CASCADE;
 
+-- a typed overload (count_distinct_declare_type) for the argument's type
+SELECT count_distinct_declare_type('rn_mood');
+SELECT count_distinct_declare_type('rn_posint');
+SELECT rn_check('SELECT g, count(DISTINCT en), count(DISTINCT dom), count(DISTINCT i4) FROM rn GROUP BY g');
+
 -- EXECUTE revoked from PUBLIC: native (a plan may run as another user)
 SET count_distinct.replace_native = on;
 REVOKE EXECUTE ON FUNCTION count_distinct(anyelement) FROM PUBLIC;
@@ -257,12 +262,15 @@ SET count_distinct.replace_native = off;
 -- DROP and CREATE EXTENSION, and a rolled back DROP
 SET count_distinct.replace_native = on;
 BEGIN;
+SET LOCAL client_min_messages = warning;
 DROP EXTENSION count_distinct CASCADE;
 SELECT rn_plan('SELECT count(DISTINCT i4) FROM rn') LIKE '%count(DISTINCT i4)%' AS native_without_extension;
 ROLLBACK;
 SELECT rn_plan('SELECT count(DISTINCT i4) FROM rn') LIKE '%count_distinct(i4)%' AS rewritten_again;
 SET count_distinct.replace_native = off;
+SET client_min_messages = warning;
 DROP EXTENSION count_distinct CASCADE;
+RESET client_min_messages;
 SET count_distinct.replace_native = on;
 SELECT rn_check('SELECT g, count(DISTINCT i4), count(DISTINCT t) FROM rn GROUP BY g');
 CREATE EXTENSION count_distinct;
