@@ -12,9 +12,10 @@
  * DISTINCT uses the type's default equality, and whose argument count_distinct
  * counts with the same equality (see replace_native.c for the exact rules).
  * The rewritten Aggref keeps its argument, FILTER and input collation.  It
- * calls the extension's own count_distinct(anyelement), found by OID in the
- * extension's schema (never through search_path) and cached until pg_proc
- * changes.  Nothing is rewritten when the setting is off (checked first),
+ * calls the extension's own count_distinct: the typed overload for the
+ * argument's type where there is one, else count_distinct(anyelement) (not
+ * where Citus is installed), found by OID in the extension's schema (never
+ * through search_path) and cached until pg_proc changes.  Nothing is rewritten when the setting is off (checked first),
  * in a database without the extension, or while an extension script runs.
  *
  * Only the query being planned changes: the planner may scribble on its
