@@ -79,7 +79,7 @@ CREATE TABLE rn (id int, g int, i2 int2, i4 int4, i8 int8, f4 float4, f8 float8,
                  bp char(4), by bytea, u uuid, ip inet, ci cidr, mac macaddr,
                  bt bit(3), vb varbit, js jsonb, j json, pt point, ia int4[],
                  ta text[], rg int4range, tv tsvector, dom rn_posint,
-                 dc rn_ctext, en rn_mood, pr rn_pair, x xml);
+                 dc rn_ctext, en rn_mood, pr rn_pair);
 INSERT INTO rn
 SELECT i, i % 7, i % 5, i % 11, (i % 13) * 1000000000000, (ARRAY['0', '-0', 'NaN', 'Infinity', '1.5'])[i % 5 + 1]::float4,
        (ARRAY['0', '-0', 'NaN', '-Infinity', '2.5', '1e300'])[i % 6 + 1]::float8,
@@ -100,8 +100,7 @@ SELECT i, i % 7, i % 5, i % 11, (i % 13) * 1000000000000, (ARRAY['0', '-0', 'NaN
        ARRAY[i % 3, i % 2], ARRAY[(ARRAY['a', 'b', 'c'])[i % 3 + 1]], int4range(i % 4, i % 4 + (i % 3)),
        to_tsvector('simple', (ARRAY['a b', 'b a', 'c'])[i % 3 + 1]), i % 6 + 1,
        (ARRAY['k', 'K', 'l'])[i % 3 + 1], (ARRAY['sad', 'ok', 'happy'])[i % 3 + 1]::rn_mood,
-       ROW((ARRAY['1.0', '1.00', '2'])[i % 3 + 1]::numeric, (ARRAY['a', 'b'])[i % 2 + 1])::rn_pair,
-       '<a/>'::xml
+       ROW((ARRAY['1.0', '1.00', '2'])[i % 3 + 1]::numeric, (ARRAY['a', 'b'])[i % 2 + 1])::rn_pair
 FROM generate_series(1, 400) i;
 -- NULLs in every column of some rows
 INSERT INTO rn (id, g) SELECT i, i % 7 FROM generate_series(401, 420) i;
@@ -115,10 +114,13 @@ SELECT col, rn_check(format('SELECT count(DISTINCT %I) FROM rn', col)) AS plain,
        rn_check(format('SELECT g, count(DISTINCT %I) FROM rn GROUP BY g', col)) AS grouped
 FROM unnest(ARRAY['i2', 'i4', 'i8', 'f4', 'f8', 'num', 'b', 'c', 'o', 'd', 'ts', 'tstz', 'tm',
                   'iv', 'm', 't', 'tc', 'tp', 'vc', 'bp', 'by', 'u', 'ip', 'ci', 'mac', 'bt',
-                  'vb', 'js', 'ia', 'ta', 'rg', 'tv', 'dom', 'dc', 'en', 'pr']) AS col;
+                  'vb', 'js', 'ia', 'ta', 'rg', 'dom', 'dc', 'en', 'pr']) AS col;
+-- tsvector: rewritten on 14+, native on 13 (README "Limits")
+SELECT rn_check('SELECT count(DISTINCT tv) FROM rn') LIKE 'same, 1 rows (%' AS tsvector_same,
+       rn_check('SELECT g, count(DISTINCT tv) FROM rn GROUP BY g') LIKE 'same, 7 rows (%' AS tsvector_grouped_same;
 -- types without btree equality or ordering: native's error, not rewritten
 SELECT col, rn_check(format('SELECT count(DISTINCT %I) FROM rn', col))
-FROM unnest(ARRAY['j', 'pt', 'x']) AS col;
+FROM unnest(ARRAY['j', 'pt']) AS col;
 -- empty input and all-NULL input: 0
 SELECT rn_check('SELECT count(DISTINCT i4), count(DISTINCT t), count(DISTINCT ROW(i4, t)) FROM rn_empty');
 SELECT rn_check('SELECT g, count(DISTINCT i4) FROM rn_empty GROUP BY g');
@@ -198,8 +200,6 @@ SET count_distinct.replace_native = on;
 EXPLAIN (VERBOSE, COSTS OFF)
 SELECT g, count(DISTINCT i4), count(DISTINCT t) FILTER (WHERE id > 3) FROM rn2 GROUP BY g;
 SET count_distinct.replace_native = off;
-EXPLAIN (VERBOSE, COSTS OFF)
-SELECT g, count(DISTINCT i4) FROM rn2 GROUP BY g;
 
 -- only the planned copy changes: views, rules, SQL function bodies
 CREATE VIEW rn_view AS SELECT g, count(DISTINCT i4) AS n FROM rn GROUP BY g;
