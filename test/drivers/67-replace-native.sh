@@ -28,7 +28,7 @@
 #
 #   CD_CLUSTER_BINDIR=... bash test/drivers/67-replace-native.sh
 # Environment: CD_DIFFTEST_SEED (default 1), CD_DIFFTEST_CASES (default 40),
-# CD_PG_SOURCE.  Prints "N passed, N failed"; exits non-zero on a failure.
+# CD_PG_SOURCE, CD_RN_PORT (the cluster's port; default random).  Prints "N passed, N failed"; exits non-zero on a failure.
 set -u
 cd "$(dirname "$0")/../.."
 top=$(pwd)
@@ -48,7 +48,7 @@ cleanup() { cd_cluster_stop; rm -rf "$tmp"; }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-cd_cluster_start "$BIN" || die "could not start a cluster"
+cd_cluster_start "$BIN" "${CD_RN_PORT:-}" || die "could not start a cluster"
 port=$PGPORT
 # restart with other server options (shared_preload_libraries)
 restart() {
