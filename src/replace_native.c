@@ -56,7 +56,9 @@
 #include "commands/extension.h"
 #include "nodes/nodeFuncs.h"
 #include "nodes/parsenodes.h"
+#include "nodes/plannodes.h"
 #include "optimizer/planner.h"
+#include "miscadmin.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/fmgroids.h"
@@ -268,9 +270,19 @@ argument_ok(Node *arg, Oid inputcollid, Oid eqop)
 	return true;
 }
 
+/*
+ * The rewrite of one statement: rewritten counts the Aggrefs rewritten, and
+ * aggoids lists the aggregates they now call.
+ */
+typedef struct RewriteContext
+{
+	int			rewritten;
+	List	   *aggoids;
+} RewriteContext;
+
 /* Rewrite one Aggref into count_distinct if it qualifies (file header). */
 static void
-rewrite_aggref(Aggref *aggref)
+rewrite_aggref(Aggref *aggref, RewriteContext *cxt)
 {
 	TargetEntry *tle;
 	SortGroupClause *sgc;
@@ -291,6 +303,8 @@ rewrite_aggref(Aggref *aggref)
 	if (!OidIsValid(aggoid))
 		return;
 
+	cxt->rewritten++;
+	cxt->aggoids = list_append_unique_oid(cxt->aggoids, aggoid);
 	aggref->aggfnoid = aggoid;
 	aggref->aggdistinct = NIL;
 	aggref->aggorder = NIL;
@@ -317,25 +331,144 @@ rewrite_walker(Node *node, void *context)
 	if (IsA(node, Query))
 		return query_tree_walker((Query *) node, rewrite_walker, context, 0);
 	if (IsA(node, Aggref))
-		rewrite_aggref((Aggref *) node);
+		rewrite_aggref((Aggref *) node, (RewriteContext *) context);
 	return expression_tree_walker(node, rewrite_walker, context);
+}
+
+/* Does the statement have a count(DISTINCT) at all (before copying it)? */
+static bool
+candidate_walker(Node *node, void *context)
+{
+	if (node == NULL)
+		return false;
+	if (IsA(node, Query))
+		return query_tree_walker((Query *) node, candidate_walker, context, 0);
+	if (IsA(node, Aggref) &&
+		((Aggref *) node)->aggfnoid == CD_COUNT_ANY_OID &&
+		((Aggref *) node)->aggdistinct != NIL)
+		return true;
+	return expression_tree_walker(node, candidate_walker, context);
+}
+
+/* Does an expression call one of the aggregates in context (a List)? */
+static bool
+calls_walker(Node *node, void *context)
+{
+	if (node == NULL)
+		return false;
+	if (IsA(node, Aggref) &&
+		list_member_oid((List *) context, ((Aggref *) node)->aggfnoid))
+		return true;
+	return expression_tree_walker(node, calls_walker, context);
+}
+
+/*
+ * Many small groups: does the plan hash-aggregate count_distinct (called
+ * from its input rows, not combining partial states) into at least
+ * CD_RN_SMALL_GROUPS groups of fewer than CD_RN_SMALL_GROUP_ROWS input rows
+ * each on average, by the planner's estimates?  There each group's set
+ * costs more than native's sort of the few values (README "Performance":
+ * native is faster with groups of tens of values), and a sort-based plan of
+ * count_distinct is only as fast as native.
+ */
+#define CD_RN_SMALL_GROUPS		10000
+#define CD_RN_SMALL_GROUP_ROWS	100
+
+static bool small_groups_plan(Plan *plan, List *aggoids);
+
+static bool
+small_groups_list(List *plans, List *aggoids)
+{
+	ListCell   *lc;
+
+	foreach(lc, plans)
+	{
+		if (small_groups_plan((Plan *) lfirst(lc), aggoids))
+			return true;
+	}
+	return false;
+}
+
+static bool
+small_groups_plan(Plan *plan, List *aggoids)
+{
+	if (plan == NULL)
+		return false;
+	check_stack_depth();
+	if (IsA(plan, Agg))
+	{
+		Agg		   *agg = (Agg *) plan;
+
+		if ((agg->aggstrategy == AGG_HASHED || agg->aggstrategy == AGG_MIXED) &&
+			!DO_AGGSPLIT_COMBINE(agg->aggsplit) &&
+			plan->lefttree != NULL &&
+			plan->plan_rows >= CD_RN_SMALL_GROUPS &&
+			plan->lefttree->plan_rows < plan->plan_rows * CD_RN_SMALL_GROUP_ROWS &&
+			(calls_walker((Node *) plan->targetlist, aggoids) ||
+			 calls_walker((Node *) plan->qual, aggoids)))
+			return true;
+	}
+	switch (nodeTag(plan))
+	{
+		case T_Append:
+			return small_groups_list(((Append *) plan)->appendplans, aggoids);
+		case T_MergeAppend:
+			return small_groups_list(((MergeAppend *) plan)->mergeplans, aggoids);
+		case T_SubqueryScan:
+			return small_groups_plan(((SubqueryScan *) plan)->subplan, aggoids);
+		case T_CustomScan:
+			if (small_groups_list(((CustomScan *) plan)->custom_plans, aggoids))
+				return true;
+			break;
+		default:
+			break;
+	}
+	return small_groups_plan(plan->lefttree, aggoids) ||
+		small_groups_plan(plan->righttree, aggoids);
+}
+
+static PlannedStmt *
+plan_with_chain(Query *parse, const char *query_string, int cursorOptions,
+				ParamListInfo boundParams)
+{
+	if (prev_planner_hook)
+		return prev_planner_hook(parse, query_string, cursorOptions,
+								 boundParams);
+	return standard_planner(parse, query_string, cursorOptions, boundParams);
 }
 
 /*
  * The planner hook.  The query is changed in place: the planner may scribble
- * on its input (replace_native.h), and does so itself.
+ * on its input (replace_native.h), and does so itself.  A statement with a
+ * count(DISTINCT) is copied first: if its plan hash-aggregates many small
+ * groups with count_distinct (small_groups_plan), the copy is planned
+ * instead, unchanged (the hooks before this one then run twice for it).
  */
 static PlannedStmt *
 cd_planner(Query *parse, const char *query_string, int cursorOptions,
 		   ParamListInfo boundParams)
 {
-	if (cd_replace_native && !creating_extension)
-		(void) query_tree_walker(parse, rewrite_walker, NULL, 0);
+	Query	   *original;
+	RewriteContext cxt;
+	PlannedStmt *result;
 
-	if (prev_planner_hook)
-		return prev_planner_hook(parse, query_string, cursorOptions,
+	if (!cd_replace_native || creating_extension ||
+		!query_tree_walker(parse, candidate_walker, NULL, 0))
+		return plan_with_chain(parse, query_string, cursorOptions, boundParams);
+
+	original = copyObject(parse);
+	cxt.rewritten = 0;
+	cxt.aggoids = NIL;
+	(void) query_tree_walker(parse, rewrite_walker, &cxt, 0);
+	if (cxt.rewritten == 0)
+		return plan_with_chain(parse, query_string, cursorOptions, boundParams);
+
+	result = plan_with_chain(parse, query_string, cursorOptions, boundParams);
+	if (small_groups_plan(result->planTree, cxt.aggoids) ||
+		small_groups_list(result->subplans, cxt.aggoids))
+		result = plan_with_chain(original, query_string, cursorOptions,
 								 boundParams);
-	return standard_planner(parse, query_string, cursorOptions, boundParams);
+	return result;
 }
 
 void

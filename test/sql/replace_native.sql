@@ -195,6 +195,18 @@ SET enable_hashagg = off;
 SELECT rn_check('SELECT g, count(DISTINCT i4), count(DISTINCT t) FROM rn GROUP BY g');
 RESET enable_hashagg;
 
+-- many small groups: a plan that would hash-aggregate 10000 or more groups
+-- of fewer than 100 rows each with count_distinct is planned again, native;
+-- sorted, count_distinct stays
+CREATE TABLE rn_small_groups AS SELECT i / 2 AS g, i % 3 AS v FROM generate_series(1, 40000) i;
+ANALYZE rn_small_groups;
+SELECT rn_check('SELECT g, count(DISTINCT v) FROM rn_small_groups GROUP BY g');
+SET enable_hashagg = off;
+SELECT rn_check('SELECT g, count(DISTINCT v) FROM rn_small_groups GROUP BY g');
+RESET enable_hashagg;
+-- (by the planner's estimates: it takes g % 100 to have as many groups as g)
+SELECT rn_check('SELECT g % 100, count(DISTINCT v) FROM rn_small_groups GROUP BY g % 100');
+
 -- what EXPLAIN VERBOSE shows
 SET count_distinct.replace_native = on;
 EXPLAIN (VERBOSE, COSTS OFF)
