@@ -10,8 +10,8 @@
 #   - a database without the extension: native; the extension in a schema
 #     outside search_path: its count_distinct, by OID;
 #   - the differential test (test/difftest.py --replace-native): unmodified
-#     count(DISTINCT v) against native array_agg(DISTINCT v), every plan
-#     free of count(DISTINCT;
+#     count(DISTINCT v) against native array_agg(DISTINCT v); some plans
+#     must call count_distinct;
 #   - test/replace_native/queries.sql run in two fresh databases, setting
 #     off and on, outputs equal (EXPLAIN results left out), and the on run's
 #     plans calling count_distinct; with CD_PG_SOURCE=a PostgreSQL source
