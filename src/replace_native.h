@@ -18,6 +18,9 @@
  * through search_path) and cached until pg_proc changes.  Nothing is rewritten when the setting is off (checked first),
  * in a database without the extension, or while an extension script runs.
  *
+ * A statement whose plan would hash-aggregate many small groups with
+ * count_distinct is planned again without the rewrite (replace_native.c).
+ *
  * Only the query being planned changes: the planner may scribble on its
  * input, and every caller of the planner hands it a tree that is its own
  * (plancache.c plans a copy of the cached query, the rewriter copies view
