@@ -30,6 +30,7 @@
 #include "key.h"
 #include "moving.h"
 #include "registry.h"
+#include "replace_native.h"
 #include "serialize.h"
 #include "set.h"
 #include "state_object.h"
@@ -47,10 +48,16 @@ PGDLLEXPORT void _PG_init(void);
  */
 static bool cd_huge_pages_unused = true;
 
-/* Loading the library: its settings. */
+/*
+ * Loading the library: its settings and the planner hook.  The settings are
+ * defined before the prefix is reserved, which would drop a placeholder set
+ * before loading (SET count_distinct.replace_native = on in a session that
+ * loads the library later).
+ */
 void
 _PG_init(void)
 {
+	cd_replace_native_init();
 	DefineCustomBoolVariable("count_distinct.huge_pages",
 							 "Has no effect (kept for compatibility).",
 							 NULL,
