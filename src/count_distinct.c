@@ -71,7 +71,9 @@ PG_FUNCTION_INFO_V1(array_agg_distinct_array_final);
  *	- checks that a state argument is of its kind (42804) before it reads
  *	  anything else of it: a set (set.h) starts with the address of a key
  *	  type that the registry gave out for sets only
- *	  (cd_registry_is_set_keytype: a comparison, the address is not read),
+ *	  (cd_registry_is_set_keytype: a comparison, the address is not read;
+ *	  count_distinct_append compares it with the one its call site cached
+ *	  from a set that passed the checks, check_append_state),
  *	  a moving state with its magic number (cdmov_is_state);
  *	- takes the value's type from the call, never from the state, and
  *	  checks it against the state's where a state may come from another
