@@ -63,6 +63,7 @@
 #include "utils/float.h"
 #include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
+#include "utils/memutils.h"
 #if PG_VERSION_NUM >= 140000
 #include "utils/multirangetypes.h"
 #endif
@@ -1030,7 +1031,7 @@ tsvector_resize(Datum value, uint32 size)
 				POSDATALEN(tsv, &in[i]) * sizeof(WordEntryPos);
 	}
 	tight = CALCDATASIZE(tsv->size, off);
-	if (want < tight || want > 2 * tight)
+	if (want < tight || want > 2 * tight || !AllocSizeIsValid(want))
 		cd_invalid_state("A tsvector's size does not fit its contents.");
 	if (want == tight && VARSIZE(tsv) == tight)
 		return PointerGetDatum(tsv);
