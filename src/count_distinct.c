@@ -95,7 +95,9 @@ PG_FUNCTION_INFO_V1(array_agg_distinct_array_final);
  *	- checks that a state argument is of its kind (42804) before it reads
  *	  anything else of it: a set (set.h) starts with the address of a key
  *	  type that the registry gave out for sets only
- *	  (cd_registry_is_set_keytype: a comparison, the address is not read),
+ *	  (cd_registry_is_set_keytype: a comparison, the address is not read;
+ *	  count_distinct_append compares it with the one its call site cached
+ *	  from a set that passed the checks, check_append_state),
  *	  a moving state with its magic number (cdmov_is_state);
  *	- takes the value's type from the call, never from the state, and
  *	  checks it against the state's where a state may come from another
@@ -177,14 +179,32 @@ typedef struct CDFnCache
 	Oid			argtype;		/* the value argument's type, once known */
 	bool		literal;		/* it is an untyped literal's, counted as text */
 	CDStateRefCache refs;		/* deserialization's last type references */
+
+	/*
+	 * count_distinct_append: the key type of the last set that passed its
+	 * checks (a set of this call's value type, not a literal's): a set
+	 * pointing to it needs no other check.  Set only where the cache lives
+	 * in the query context that the key type lives in (the executor's call
+	 * sites), so that it is gone when the key type is.  Until then
+	 * &no_set_keytype, an address no state holds (a state's first word may
+	 * be NULL).
+	 */
+	const CDKeyType *set_kt;
 } CDFnCache;
+
+static const CDKeyType no_set_keytype;
 
 static inline CDFnCache *
 fn_cache(FunctionCallInfo fcinfo)
 {
 	if (fcinfo->flinfo->fn_extra == NULL)
-		fcinfo->flinfo->fn_extra =
-			MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(CDFnCache));
+	{
+		CDFnCache  *cache = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt,
+												   sizeof(CDFnCache));
+
+		cache->set_kt = &no_set_keytype;
+		fcinfo->flinfo->fn_extra = cache;
+	}
 	return (CDFnCache *) fcinfo->flinfo->fn_extra;
 }
 
@@ -348,17 +368,52 @@ value_arg(FunctionCallInfo fcinfo)
 }
 
 /*
+ * The checks of count_distinct_append's state that its call site's cache
+ * did not settle: a set, of this call's value type (else an ERROR).  The
+ * set's key type is then remembered where the cache cannot outlive it,
+ * unless the value is an untyped literal (converted on every row).  Returns
+ * whether it is one.
+ */
+static pg_noinline bool
+check_append_state(FunctionCallInfo fcinfo, const CDSet *set)
+{
+	CDFnCache  *cache;
+
+	if (!cd_registry_is_set_keytype(set->kt))
+		cd_error_wrong_state(fcinfo, "a count_distinct set");
+	check_value_type(fcinfo, set->kt);
+	cache = fn_cache(fcinfo);
+	if (cache->literal)
+		return true;
+	if (fcinfo->flinfo->fn_mcxt == cd_query_context(fcinfo))
+		cache->set_kt = set->kt;
+	return false;
+}
+
+/*
  * count_distinct_append(state internal, value anyelement) -> internal
+ *
+ * Per row, once the first set of the call site passed its checks: one
+ * comparison of the state's key type with the cached one, which settles
+ * both that the state is a set and that its values are of this call's
+ * type.
  */
 Datum
 count_distinct_append(PG_FUNCTION_ARGS)
 {
-	CDSet	   *set;
+	const CDFnCache *cache = (const CDFnCache *) fcinfo->flinfo->fn_extra;
+	CDSet	   *set = NULL;
 	CDAlloc    *alloc = NULL;
 	CDAlloc		local;
+	bool		literal = false;
 
 	check_aggregate(fcinfo, "count_distinct_append");
-	set = set_arg(fcinfo, 0);
+	if (!PG_ARGISNULL(0))
+	{
+		set = (CDSet *) PG_GETARG_POINTER(0);
+		if (unlikely(cache == NULL || set->kt != cache->set_kt))
+			literal = check_append_state(fcinfo, set);
+	}
 	if (PG_ARGISNULL(1))
 	{
 		if (set == NULL)
@@ -373,11 +428,16 @@ count_distinct_append(PG_FUNCTION_ARGS)
 
 		alloc = cd_registry_alloc(fcinfo, aggcontext, &local);
 		if (set == NULL)
+		{
 			set = cd_set_create(value_keytype(fcinfo, true), alloc);
+			set = cd_set_add_value(set, value_arg(fcinfo), alloc);
+			PG_RETURN_POINTER(set);
+		}
 	}
-	check_value_type(fcinfo, set->kt);
 
-	set = cd_set_add_value(set, value_arg(fcinfo), alloc);
+	set = cd_set_add_value(set,
+						   unlikely(literal) ? value_arg(fcinfo) : PG_GETARG_DATUM(1),
+						   alloc);
 	PG_RETURN_POINTER(set);
 }
 

@@ -216,6 +216,28 @@ extern void dsk_value_key(const CDKeyType *kt, Datum value, uint64 *fixed,
 						  StringInfo bytes);
 /* Is key one that a value of kt gives (no -0.0, one NaN, ...)? */
 extern bool dsk_key_is_canonical(const CDKeyType *kt, uint64 key);
+/* Is every key that kt's width holds canonical (all but bool and floats)? */
+static inline bool
+dsk_keys_all_canonical(const CDKeyType *kt)
+{
+	return kt->encoding != CD_KEY_BOOL && kt->encoding != CD_KEY_FLOAT;
+}
+
+/*
+ * The canonical keys of kt (one whose keys are not all canonical) lie in
+ * two ranges and one key: bounds[0] .. bounds[1], bounds[2] .. bounds[3]
+ * and bounds[4].  A run of keys is canonical if it lies within one of them
+ * (dsk_run_in_bounds): one test per run, whatever its length.
+ */
+extern void dsk_canonical_bounds(const CDKeyType *kt, uint64 bounds[5]);
+
+static inline bool
+dsk_run_in_bounds(const uint64 bounds[5], uint64 first, uint64 last)
+{
+	return (first >= bounds[0] && last <= bounds[1]) ||
+		(first >= bounds[2] && last <= bounds[3]) ||
+		(first == bounds[4] && last == bounds[4]);
+}
 /*
  * ERROR unless every key is the key of a valid value of the type (binary
  * input: dates in range, domain constraints, ...), by sending each value
@@ -410,6 +432,14 @@ extern bytea *dset_encode_runs(const CDKeyType *kt, DSRunSource *src);
 
 /* A stored set of the keys p packed by dset_pack_runs (limits as above). */
 extern bytea *dset_from_packed(const CDKeyType *kt, const DSPacked *p);
+
+/*
+ * ERROR 22P03 unless p, bytes that are not a stored value (a partial
+ * state), is what encoding its keys writes: its keys hold its count and
+ * nothing follows them, every key is canonical (one test per run), and its
+ * layout is the shorter one.  One pass over its runs, as encoding them.
+ */
+extern void dset_check_packed(const CDKeyType *kt, const DSPacked *p);
 
 /*
  * The keys of src packed as a stored set's keys (the shorter layout) into

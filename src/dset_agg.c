@@ -965,27 +965,10 @@ distinct_set_agg_serial(PG_FUNCTION_ARGS)
 }
 
 /*
- * Read packed keys to their end: they hold the header's count and nothing
- * after them (their readers check each run or block as they go, but only as
- * far as the count; a packed sequence may be copied into a result as it
- * is, dset_from_packed).  One pass over the bytes, for bytes that are not
- * a stored value (a partial state).
- */
-static void
-check_packed(const DSPacked *p)
-{
-	DSPackedReader r;
-
-	dset_packed_reader(&r, p);
-	if (dset_count_runs(&r.src) != p->n || r.pos != p->len)
-		dset_invalid("There are bytes left after the keys.");
-}
-
-/*
  * A state (magic: a union's or an intersection's) of the one stored set
  * ds, in the aggregate context.  partial: ds is a partial state's bytes,
- * whose packed keys are read to their end before they are kept (a stored
- * value's were, by its input).
+ * whose packed keys are checked to be what encoding writes before they are
+ * kept (a stored value's were, by its input).
  */
 static DSAggState *
 state_of(FunctionCallInfo fcinfo, MemoryContext aggcontext, uint64 magic,
@@ -1002,8 +985,13 @@ state_of(FunctionCallInfo fcinfo, MemoryContext aggcontext, uint64 magic,
 		dset_packed(ds, &h, &p);
 		if (!dset_decode_cheap(&p))
 		{
+			/*
+			 * a packed sequence may be copied into a result as it is
+			 * (dset_from_packed): a partial state's must be exactly what
+			 * encoding writes (a stored value's is, by its input)
+			 */
 			if (partial)
-				check_packed(&p);
+				dset_check_packed(kt, &p);
 			copy_pack(s, &p, &s->packs[0]);
 			s->npacks = 1;
 			return s;

@@ -1978,6 +1978,58 @@ dset_recv_in_place(FunctionCallInfo fcinfo, const bytea *ds)
 	return true;
 }
 
+/* A source that checks each run of another against the canonical keys. */
+typedef struct CanonicalSource
+{
+	DSRunSource src;
+	DSRunSource *inner;
+	bool		check;			/* kt's keys are not all canonical */
+	uint64		bounds[5];		/* dsk_canonical_bounds */
+} CanonicalSource;
+
+static bool
+canonical_next(DSRunSource *s, uint64 *first, uint64 *last)
+{
+	CanonicalSource *c = (CanonicalSource *) s;
+
+	if (!c->inner->next(c->inner, first, last))
+		return false;
+	if (c->check && !dsk_run_in_bounds(c->bounds, *first, *last))
+		dset_invalid("A key is not in canonical form.");
+	return true;
+}
+
+static void
+canonical_rewind(DSRunSource *s)
+{
+	CanonicalSource *c = (CanonicalSource *) s;
+
+	c->inner->rewind(c->inner);
+}
+
+void
+dset_check_packed(const CDKeyType *kt, const DSPacked *p)
+{
+	DSPackedReader r;
+	CanonicalSource c;
+	RunsStats	st;
+	Size		size;
+
+	Assert(kt->width == p->width);
+	dset_packed_reader(&r, p);
+	c.src.next = canonical_next;
+	c.src.rewind = canonical_rewind;
+	c.inner = &r.src;
+	c.check = !dsk_keys_all_canonical(kt);
+	if (c.check)
+		dsk_canonical_bounds(kt, c.bounds);
+	runs_stats(&c.src, p->width, &st);
+	if (st.n != p->n || r.pos != p->len)
+		dset_invalid("There are bytes left after the keys.");
+	if (choose_layout(&st, &size) != p->runs || size != p->len)
+		dset_invalid("The keys are not in their shorter layout.");
+}
+
 bytea *
 dset_from_packed(const CDKeyType *kt, const DSPacked *p)
 {

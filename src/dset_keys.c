@@ -15,6 +15,7 @@
 #include "catalog/pg_type.h"
 #include "miscadmin.h"
 #include "utils/builtins.h"
+#include "utils/float.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 
@@ -271,9 +272,43 @@ dsk_value_key(const CDKeyType *kt, Datum value, uint64 *fixed,
 bool
 dsk_key_is_canonical(const CDKeyType *kt, uint64 key)
 {
-	if (kt->encoding != CD_KEY_BOOL && kt->encoding != CD_KEY_FLOAT)
+	if (dsk_keys_all_canonical(kt))
 		return true;
 	return cd_key_encode(kt, cd_key_decode(kt, key)) == key;
+}
+
+/*
+ * The canonical keys of a float type form three ranges: from -infinity up
+ * to the negative number nearest 0, from 0 up to +infinity, and the one
+ * NaN.  The keys between them are those of -0 (whose key would sit just
+ * below 0's) and of the other NaNs (below -infinity's key and above
+ * +infinity's), which encoding never writes.  bool's keys are 0 and 1.
+ */
+void
+dsk_canonical_bounds(const CDKeyType *kt, uint64 bounds[5])
+{
+	Assert(!dsk_keys_all_canonical(kt));
+	if (kt->encoding == CD_KEY_BOOL)
+	{
+		bounds[0] = bounds[2] = 0;
+		bounds[1] = bounds[3] = bounds[4] = 1;
+	}
+	else if (kt->width == 4)
+	{
+		bounds[0] = cd_key_encode(kt, Float4GetDatum(-get_float4_infinity()));
+		bounds[1] = cd_key_encode(kt, Float4GetDatum(nextafterf(-0.0f, -1.0f)));
+		bounds[2] = cd_key_encode(kt, Float4GetDatum(0.0f));
+		bounds[3] = cd_key_encode(kt, Float4GetDatum(get_float4_infinity()));
+		bounds[4] = cd_key_encode(kt, Float4GetDatum(get_float4_nan()));
+	}
+	else
+	{
+		bounds[0] = cd_key_encode(kt, Float8GetDatum(-get_float8_infinity()));
+		bounds[1] = cd_key_encode(kt, Float8GetDatum(nextafter(-0.0, -1.0)));
+		bounds[2] = cd_key_encode(kt, Float8GetDatum(0.0));
+		bounds[3] = cd_key_encode(kt, Float8GetDatum(get_float8_infinity()));
+		bounds[4] = cd_key_encode(kt, Float8GetDatum(get_float8_nan()));
+	}
 }
 
 /* A reader of k's keys (keystream.h), for keypack. */

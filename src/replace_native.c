@@ -20,9 +20,7 @@
  *	  also the Aggref's input collation (native sorts by the argument's
  *	  collation and compares with the input collation; count_distinct uses
  *	  the input collation for both).  A missing collation stays native (its
- *	  error is native's); nondeterministic collations stay native too;
- *	- on PostgreSQL 13, not tsvector (a parallel count_distinct(tsvector)
- *	  fails there, README "Limits").
+ *	  error is native's); nondeterministic collations stay native too.
  * The new Aggref keeps its argument, FILTER, input collation, level and
  * location; DISTINCT and ORDER BY (for count, ORDER BY can only repeat the
  * DISTINCT argument) go.
@@ -249,10 +247,6 @@ argument_ok(Node *arg, Oid inputcollid, Oid eqop)
 	if (get_typtype(basetype) == TYPTYPE_PSEUDO &&
 		basetype != RECORDOID && basetype != RECORDARRAYOID)
 		return false;
-#if PG_VERSION_NUM < 140000
-	if (basetype == TSVECTOROID)
-		return false;
-#endif
 	tce = lookup_type_cache(basetype, TYPECACHE_EQ_OPR | TYPECACHE_LT_OPR);
 	if (!OidIsValid(tce->eq_opr) || !OidIsValid(tce->lt_opr) ||
 		eqop != tce->eq_opr)

@@ -25,7 +25,8 @@
  *	      then composites, arrays and ranges structurally, other values by
  *	      their type's send function, or output function if it has none,
  *	      under settings that make them exact and text in the database
- *	      encoding).
+ *	      encoding; a tsvector with the size of its layout, which its
+ *	      order depends on).
  *
  * Nothing in it depends on the node or the process: no OIDs but the fixed
  * ones of the initial catalog, no addresses,

@@ -16,6 +16,9 @@
  *	    upper bounds that are present, as values of the subtype
  *	    (recursively);
  *	  multirange: uint32 number of ranges, then each range (recursively);
+ *	  tsvector: uint32 size of its data as laid out (tsvector order
+ *	    depends on it, see tsvector_resize), then its send function's
+ *	    bytes;
  *	  anything else (a leaf): the bytes of the type's send function, or, for
  *	    a type without binary I/O, the text of its output function in the
  *	    database encoding.  Both depend on session settings, so leaves are
@@ -52,6 +55,7 @@
 #include "mb/pg_wchar.h"
 #include "miscadmin.h"
 #include "nodes/value.h"
+#include "tsearch/ts_type.h"
 #include "utils/acl.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
@@ -59,6 +63,7 @@
 #include "utils/float.h"
 #include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
+#include "utils/memutils.h"
 #if PG_VERSION_NUM >= 140000
 #include "utils/multirangetypes.h"
 #endif
@@ -94,6 +99,7 @@ typedef struct TypeIO
 	TypeCacheEntry *typcache;	/* SHAPE_RANGE, SHAPE_MULTIRANGE */
 	Oid			subtypid;		/* the range's subtype, the multirange's range */
 	bool		binary;			/* SHAPE_LEAF: send/receive, else out/in */
+	bool		keep_size;		/* SHAPE_LEAF: its size travels too */
 	FmgrInfo	sendfn;
 	FmgrInfo	recvfn;
 	Oid			ioparam;
@@ -177,6 +183,7 @@ type_io(CDValueIO *vio, Oid typid)
 					  &t->sendfn, vio->mcxt);
 		fmgr_info_cxt(t->binary ? typ->typreceive : typ->typinput,
 					  &t->recvfn, vio->mcxt);
+		t->keep_size = typid == TSVECTOROID && t->binary;
 	}
 	ReleaseSysCache(tp);
 
@@ -551,7 +558,18 @@ leaf_send(StringInfo buf, TypeIO *t, Datum value)
 	}
 	PG_END_TRY();
 
-	if (t->binary)
+	if (t->binary && t->keep_size)
+	{
+		struct varlena *v = PG_DETOAST_DATUM_PACKED(value);
+
+		pq_sendint32(buf, (uint32) (VARSIZE(b) - VARHDRSZ + 4));
+		pq_sendint32(buf, (uint32) VARSIZE_ANY_EXHDR(v));
+		appendBinaryStringInfo(buf, VARDATA(b), VARSIZE(b) - VARHDRSZ);
+		if ((Pointer) v != DatumGetPointer(value))
+			pfree(v);
+		pfree(b);
+	}
+	else if (t->binary)
 	{
 		pq_sendint32(buf, (uint32) (VARSIZE(b) - VARHDRSZ));
 		appendBinaryStringInfo(buf, VARDATA(b), VARSIZE(b) - VARHDRSZ);
@@ -977,6 +995,72 @@ multirange_recv_portable(StringInfo buf, CDValueIO *vio, TypeIO *t)
 }
 #endif
 
+/*
+ * A tsvector of the given data size (without header), from one that
+ * tsvector_recv built.  tsvector order (tsvector_cmp) compares the sizes
+ * of values before their lexemes, so equal lexemes and positions laid out
+ * in different sizes are different values; and layouts differ: PostgreSQL
+ * 13's tsvector_recv leaves room after each lexeme's positions, other
+ * functions lay values out tightly, and values stored by either keep their
+ * size across upgrades.  A value's size therefore travels with its binary
+ * form, and the received value is laid out again: tightly (each lexeme,
+ * then its positions at the next even offset), then zeros up to that size.
+ * The order compares sizes, lexemes and positions, never where they lie,
+ * so the result compares as the sent value did.  The size may exceed the
+ * tight layout at most twice (PostgreSQL 13 leaves less room than that),
+ * so that memory stays bounded by the state's bytes; a size outside
+ * [tight, 2 * tight] is refused as an invalid state.
+ */
+static Datum
+tsvector_resize(Datum value, uint32 size)
+{
+	TSVector	tsv = DatumGetTSVector(value);
+	TSVector	out;
+	WordEntry  *in = ARRPTR(tsv);
+	WordEntry  *entries;
+	Size		want = (Size) size + VARHDRSZ;
+	Size		tight;
+	Size		off = 0;
+	int32		i;
+
+	for (i = 0; i < tsv->size; i++)
+	{
+		off += in[i].len;
+		if (in[i].haspos)
+			off = SHORTALIGN(off) + sizeof(uint16) +
+				POSDATALEN(tsv, &in[i]) * sizeof(WordEntryPos);
+	}
+	tight = CALCDATASIZE(tsv->size, off);
+	if (want < tight || want > 2 * tight || !AllocSizeIsValid(want))
+		cd_invalid_state("A tsvector's size does not fit its contents.");
+	if (want == tight && VARSIZE(tsv) == tight)
+		return PointerGetDatum(tsv);
+
+	out = palloc0(want);
+	SET_VARSIZE(out, want);
+	out->size = tsv->size;
+	entries = ARRPTR(out);
+	off = 0;
+	for (i = 0; i < tsv->size; i++)
+	{
+		entries[i] = in[i];
+		entries[i].pos = off;
+		memcpy(STRPTR(out) + off, STRPTR(tsv) + in[i].pos, in[i].len);
+		off += in[i].len;
+		if (in[i].haspos)
+		{
+			Size		npos = POSDATALEN(tsv, &in[i]);
+
+			off = SHORTALIGN(off);
+			memcpy(STRPTR(out) + off, _POSVECPTR(tsv, &in[i]),
+				   sizeof(uint16) + npos * sizeof(WordEntryPos));
+			off += sizeof(uint16) + npos * sizeof(WordEntryPos);
+		}
+	}
+	pfree(tsv);
+	return PointerGetDatum(out);
+}
+
 static Datum
 value_recv(StringInfo buf, CDValueIO *vio, Oid typid, int32 typmod)
 {
@@ -1019,7 +1103,14 @@ value_recv(StringInfo buf, CDValueIO *vio, Oid typid, int32 typmod)
 			break;
 #endif
 		default:
-			if (t->binary)
+			if (t->keep_size)
+			{
+				uint32		size = (uint32) pq_getmsgint(&vbuf, 4);
+
+				result = leaf_recv(vio, t, &vbuf, NULL, typmod);
+				result = tsvector_resize(result, size);
+			}
+			else if (t->binary)
 				result = leaf_recv(vio, t, &vbuf, NULL, typmod);
 			else
 			{

@@ -453,6 +453,60 @@ BEGIN
     RESET ROLE;
     EXECUTE 'DROP AGGREGATE bytes_into_union(bytea, bytea)';
 END $$;
+-- the same with float8 sets in the runs layout: first the key of -0
+-- (non-canonical: encoding writes 0's), then the key of 0 (canonical), each
+-- followed by runs of one key two apart (longer than the blocks layout of
+-- the same keys): read in place, a state's keys are checked per run and
+-- its layout against the shorter one, so both are refused, never copied
+-- into a result whose "=" and contents would not be those of its values
+DO $$
+DECLARE
+    -- the delimiter's length is the set's first 4 bytes: version 1, float
+    -- keys (4), 8 bytes wide, the runs layout
+    len int := x'01040801'::int;
+    -- after the count (4 bytes), float8's reference (5), no collation (1),
+    -- the number of runs (4 bytes as a varint), the first key (8) and its
+    -- length (1): runs of 2 bytes each, and one more in the value
+    pairs int := (len - 23) / 2;
+    nruns int := pairs + 2;
+    leb text := '';
+    n int := nruns;
+    first text;
+    detail text;
+BEGIN
+    IF current_setting('server_version_num')::int < 160000 THEN
+        RAISE NOTICE 'first key 7fffffffffffffff: refused: A key is not in canonical form.';
+        RAISE NOTICE 'first key 8000000000000000: refused: The keys are not in their shorter layout.';
+        RETURN;
+    END IF;
+    WHILE n >= 128 LOOP
+        leb := leb || lpad(to_hex((n % 128) + 128), 2, '0');
+        n := n / 128;
+    END LOOP;
+    leb := leb || lpad(to_hex(n), 2, '0');
+    EXECUTE 'CREATE AGGREGATE bytes_into_union(bytea, bytea) (
+        SFUNC = bytea_string_agg_transfn, STYPE = internal,
+        FINALFUNC = distinct_set_union_final, COMBINEFUNC = distinct_set_union_combine,
+        SERIALFUNC = string_agg_serialize, DESERIALFUNC = distinct_set_union_deserial,
+        PARALLEL = SAFE)';
+    FOREACH first IN ARRAY ARRAY['7fffffffffffffff', '8000000000000000'] LOOP
+        TRUNCATE crafted;
+        INSERT INTO crafted
+        SELECT '\x0000', decode(lpad(to_hex(nruns), 8, '0') || '01000002bd' || '00' || leb
+                                || first || '00', 'hex')
+                         || decode(repeat('00', 2 * pairs), 'hex');
+        SET ROLE regress_cd_support_user;
+        BEGIN
+            EXECUTE 'SELECT bytes_into_union(b, d) FROM crafted';
+            RAISE NOTICE 'first key %: ran', first;
+        EXCEPTION WHEN invalid_binary_representation THEN
+            GET STACKED DIAGNOSTICS detail = PG_EXCEPTION_DETAIL;
+            RAISE NOTICE 'first key %: refused: %', first, detail;
+        END;
+        RESET ROLE;
+    END LOOP;
+    EXECUTE 'DROP AGGREGATE bytes_into_union(bytea, bytea)';
+END $$;
 DROP TABLE crafted;
 RESET max_parallel_workers_per_gather;
 RESET parallel_setup_cost;
