@@ -171,16 +171,45 @@ init_layout(CDRecordLayout *l, TupleDesc tupdesc, MemoryContext mcxt)
 	return true;
 }
 
+/* "(type, type, ...)": the column types of a row type, for messages */
+static char *
+rowtype_columns(Oid typid, int32 typmod)
+{
+	TupleDesc	d = lookup_rowtype_tupdesc(typid, typmod);
+	StringInfoData s;
+	int			i;
+
+	initStringInfo(&s);
+	appendStringInfoChar(&s, '(');
+	for (i = 0; i < d->natts; i++)
+	{
+		Form_pg_attribute a = TupleDescAttr(d, i);
+
+		if (a->attisdropped)
+			continue;
+		if (s.len > 1)
+			appendStringInfoString(&s, ", ");
+		appendStringInfoString(&s, format_type_be(a->atttypid));
+	}
+	appendStringInfoChar(&s, ')');
+	ReleaseTupleDesc(d);
+	return s.data;
+}
+
 /* ERROR: a value of another row type than the key type's */
 static pg_noinline void
 other_rowtype(const CDRecordLayout *l, Oid typid, int32 typmod)
 {
+	if (typid != RECORDOID || l->typid != RECORDOID)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("cannot aggregate records of different types in one group: %s and %s",
+						format_type_be(l->typid), format_type_be(typid))));
 	ereport(ERROR,
 			(errcode(ERRCODE_DATATYPE_MISMATCH),
-			 errmsg("cannot aggregate records of different column types in one group"),
-			 errdetail("Values of type %s follow values of type %s.",
-					   format_type_with_typemod(typid, typmod),
-					   format_type_be(l->typid))));
+			 errmsg("cannot aggregate records of different column types in one group: %s and %s",
+					rowtype_columns(l->typid, l->typmod),
+					rowtype_columns(typid, typmod))));
 }
 
 /*
@@ -426,8 +455,19 @@ record_decode(CDRecordLayout *l, const uint8 *key, Size len, Size *pos,
 		values[f->attno] = v;
 		isnull[f->attno] = false;
 	}
+	/* a datum of its own (callers pfree it), not inside the HeapTuple */
 	tuple = heap_form_tuple(l->tupdesc, values, isnull);
-	*value = HeapTupleGetDatum(tuple);
+	*value = heap_copy_tuple_as_datum(tuple, l->tupdesc);
+	heap_freetuple(tuple);
+	/* the fields' values (validation decodes every key of a state) */
+	for (i = 0; i < l->nfields; i++)
+	{
+		RecordField *f = &l->fields[i];
+
+		if (isnull[f->attno] || f->kt.typbyval)
+			continue;
+		pfree(DatumGetPointer(values[f->attno]));
+	}
 	pfree(values);
 	pfree(isnull);
 	*pos = p;

@@ -368,6 +368,11 @@ class Case:
             self.cols.append(Column("c%d" % (i + 1), rng.choice(types), rng.random() < 0.2, False))
         if rng.random() < 0.6:
             self.cols.append(Column("a", rng.choice(types), rng.random() < 0.15, True))
+        # a named composite type over the scalar columns, with a dropped
+        # attribute first (record_cmp and the keys skip it)
+        scalars = [c for c in self.cols if not c.is_array]
+        self.comp = ("comp_%d" % index) if scalars and rng.random() < 0.5 else None
+        self.comp_cols = scalars
         self.gen_rows()
 
     def gen_rows(self):
@@ -424,15 +429,24 @@ class Case:
         cols = ", ".join("%s %s" % (c.name, c.sql) for c in self.cols)
         return "CREATE TABLE %s (id int4, g int4, h int4, %s)" % (self.table, cols)
 
+    def type_sql(self):
+        if not self.comp:
+            return []
+        return ["DROP TYPE IF EXISTS %s CASCADE" % self.comp,
+                "CREATE TYPE %s AS (gone int4, %s)" % (
+                    self.comp, ", ".join("%s %s" % (c.name, c.sql) for c in self.comp_cols)),
+                "ALTER TYPE %s DROP ATTRIBUTE gone" % self.comp]
+
     def load(self, rows=None):
         rows = self.rows if rows is None else rows
         data = "".join("\t".join(copy_escape(v) for v in r) + "\n" for r in rows)
-        psql(["DROP TABLE IF EXISTS %s" % self.table, self.create_sql(),
+        psql(self.type_sql() + ["DROP TABLE IF EXISTS %s" % self.table, self.create_sql(),
               "COPY %s FROM STDIN" % self.table] + self.fixups + ["ANALYZE %s" % self.table],
              stdin=data)
 
     def drop(self):
-        psql(["DROP TABLE IF EXISTS %s" % self.table])
+        psql(["DROP TABLE IF EXISTS %s" % self.table] +
+             (["DROP TYPE IF EXISTS %s" % self.comp] if self.comp else []))
 
     def reproducer(self, query, settings, rows, detail):
         out = ["-- count_distinct difftest failure: seed %s case %d (%d of %d rows kept)"
@@ -442,6 +456,8 @@ class Case:
                "SET TimeZone = 'UTC';", "SET jit = off;"]
         for d in self.domains():
             out.append(domain_ddl(d) + ";")
+        for t in self.type_sql()[1:]:
+            out.append(t + ";")
         out.append(self.create_sql() + ";")
         names = "id, g, h, " + ", ".join(c.name for c in self.cols)
         for i in range(0, len(rows), 50):
@@ -470,29 +486,61 @@ MODES = {
 }
 
 
-def record_pair(rng, case, fil):
-    """An aggregate over an anonymous record built from scalar columns:
-    ROW(a, b), a nested ROW(ROW(a), b), an array of records, or a record
-    holding an array of records (records are never NULL themselves)."""
+def record_expr(rng, case, arrays=True):
+    """A record built from scalar columns: ROW of 1-4 columns (of any type,
+    domains included, NULL fields wherever the columns are NULL), a nested
+    ROW(ROW(a, b), c), the case's named composite type (with a dropped
+    attribute) or a ROW holding it; or records the extension leaves to its
+    comparator (an array of records, a record holding one).  None: no
+    scalar column."""
     scalars = [c for c in case.cols if not c.is_array]
     if not scalars:
         return None
+    # (arrays=False: window frames, whose native side unnests the arrays of
+    # values that array_agg collects, which would flatten arrays of records)
+
+    def some(k):
+        return ", ".join(rng.choice(scalars).name for _ in range(k))
     a = rng.choice(scalars).name
     b = rng.choice(scalars).name
-    expr = rng.choice(["ROW(%s, %s)" % (a, b), "ROW(ROW(%s), %s)" % (a, b),
-                       "ARRAY[ROW(%s, %s), ROW(%s, %s)]" % (a, b, b, a),
-                       "ROW(%s, ARRAY[ROW(%s)])" % (a, b)])
+    kinds = ["row", "row", "row", "nested"] + (["array", "holds_array"] if arrays else [])
+    if case.comp:
+        kinds += ["comp", "comp", "comp_nested"]
+    kind = rng.choice(kinds)
+    if kind == "row":
+        return "ROW(%s)" % some(rng.randint(1, 4))
+    if kind == "nested":
+        return "ROW(ROW(%s), %s)" % (some(rng.randint(1, 2)), b)
+    if kind == "array":
+        return "ARRAY[ROW(%s, %s), ROW(%s, %s)]" % (a, b, b, a)
+    if kind == "holds_array":
+        return "ROW(%s, ARRAY[ROW(%s)])" % (a, b)
+    comp = "ROW(%s)::%s" % (", ".join(c.name for c in scalars), case.comp)
+    if kind == "comp":
+        return comp
+    return "ROW(%s, %s)" % (comp, a)
+
+
+def record_pair(rng, case, fil):
+    """An aggregate over a record (record_expr; records are never NULL
+    themselves)."""
+    expr = record_expr(rng, case)
+    if expr is None:
+        return None
     if expr.startswith("ARRAY") or rng.random() < 0.5:
         return ("count_distinct(%s)%s" % (expr, fil), "count(DISTINCT %s)%s" % (expr, fil), None)
     return ("array_agg_distinct(%s)%s" % (expr, fil),
             "coalesce(array_agg(DISTINCT %s ORDER BY %s)%s, '{}')" % (expr, expr, fil), None)
 
 
+RECORD_SHARE = 0.15      # --records
+
+
 def agg_pairs(rng, case, where_f, with_arrays=True, elements_ok=True):
     """(ext_expr, native_expr, needs_unnest) triples for 1-4 aggregates."""
     pairs = []
     for _ in range(rng.randint(1, 4)):
-        if rng.random() < 0.15:
+        if rng.random() < RECORD_SHARE:
             f = rng.choice([None, None, "id % 3 = 0"]) if where_f else None
             p = record_pair(rng, case, " FILTER (WHERE %s)" % f if f else "")
             if p is not None:
@@ -689,6 +737,19 @@ def gen_window(rng, case):
     laterals = []
     for i in range(rng.randint(1, 3)):
         f = rng.choice(["", "", " FILTER (WHERE id % 2 = 0)", " FILTER (WHERE h < 2)"])
+        if scalars and rng.random() < RECORD_SHARE:
+            # a record (never NULL itself: no filter on the native side)
+            rec = record_expr(rng, case, arrays=False)
+            inner += ["count_distinct(%s)%s OVER w AS e%d" % (rec, f, i),
+                      "array_agg_distinct(%s)%s OVER w AS ea%d" % (rec, f, i),
+                      "array_agg(%s)%s OVER w AS all%d" % (rec, f, i)]
+            laterals.append(
+                "LATERAL (SELECT count(DISTINCT z) AS n%d, coalesce(array_agg(DISTINCT z ORDER BY z), "
+                "'{}')::record[] AS na%d FROM (SELECT unnest(s.all%d) AS z) AS u) AS l%d"
+                % (i, i, i, i))
+            outer_conds += ["s.e%d IS DISTINCT FROM l%d.n%d" % (i, i, i),
+                            "s.ea%d::record[] IS DISTINCT FROM l%d.na%d" % (i, i, i)]
+            continue
         if scalars and not (use_elements and rng.random() < 0.6):
             c = rng.choice(scalars)
             inner += ["count_distinct(%s)%s OVER w AS e%d" % (c.name, f, i),
@@ -860,7 +921,7 @@ def check_no_equality(log):
 
 
 def main():
-    global PSQL, ONLY_SHAPES
+    global PSQL, ONLY_SHAPES, RECORD_SHARE
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--seed", default="1")
     ap.add_argument("--cases", type=int, default=40)
@@ -871,11 +932,15 @@ def main():
     ap.add_argument("--types", default=None, help="comma-separated subset of the type table")
     ap.add_argument("--out", default=None, help="directory for reproducer files")
     ap.add_argument("--max-failures", type=int, default=5)
+    ap.add_argument("--records", type=float, default=None,
+                    help="share of aggregates over records (default %s)" % RECORD_SHARE)
     ap.add_argument("--shapes", default=None,
                     help="comma-separated subset of the query shapes (mixed,split,window,corr)")
     args = ap.parse_args()
     if args.shapes:
         ONLY_SHAPES = args.shapes.split(",")
+    if args.records is not None:
+        RECORD_SHARE = args.records
     PSQL = psql_path()
     long_mode = args.minutes is not None
 
@@ -930,6 +995,8 @@ def main():
             stats[key] = stats.get(key, 0) + 1
             if "ROW(" in query:
                 stats["expr: anonymous records"] = stats.get("expr: anonymous records", 0) + 1
+            if case.comp and "::" + case.comp in query:
+                stats["expr: named composite"] = stats.get("expr: named composite", 0) + 1
             detail = None
             try:
                 nrows, plan = explain_run(settings, query)
