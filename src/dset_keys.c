@@ -61,7 +61,7 @@ dsk_check_storable(const CDKeyType *kt)
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("distinct_set cannot hold values of type %s",
 						format_type_be(kt->typid)),
-				 errdetail("Stored sets of records are not supported."),
+				 errdetail("Stored sets of records and arrays are not supported yet."),
 				 errhint("count_distinct and array_agg_distinct accept this type.")));
 	if (kt->encoding == CD_KEY_COMPARATOR)
 		ereport(ERROR,

@@ -23,7 +23,10 @@
 #include "funcapi.h"
 #include "libpq/pqformat.h"
 #include "miscadmin.h"
+#include "utils/array.h"
+#include "utils/arrayaccess.h"
 #include "utils/builtins.h"
+#include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/typcache.h"
@@ -39,7 +42,7 @@ typedef enum RecordFieldKind
 	RF_RAW,						/* byte key of one length */
 	RF_TEXT,					/* byte key without zero bytes, then 0x00 */
 	RF_ESCAPED,					/* byte key escaped, then 0x00 0x01 */
-	RF_RECORD					/* a nested record key */
+	RF_NESTED					/* a nested record or array key */
 } RecordFieldKind;
 
 #define RK_VALUE	0x01		/* a field's first byte: a value follows */
@@ -50,7 +53,7 @@ typedef struct RecordField
 	int			attno;			/* 0-based, in the layout's descriptor */
 	RecordFieldKind kind;
 	Size		rawlen;			/* RF_RAW */
-	CDKeyType	kt;				/* RF_RECORD: a record key type */
+	CDKeyType	kt;				/* RF_NESTED: a record or array key type */
 } RecordField;
 
 typedef struct CDRecordLayout
@@ -61,6 +64,13 @@ typedef struct CDRecordLayout
 	int			nfields;
 	RecordField *fields;
 	bool		sort_on_output; /* a field's key order is not its order */
+
+	/* arrays (is_array): no descriptor, one field, the element's */
+	bool		is_array;
+	Oid			elemtype;
+	int16		elmlen;
+	bool		elmbyval;
+	char		elmalign;
 
 	/* the last row type of values found to be this one (checked per row) */
 	Oid			seen_typid;
@@ -76,6 +86,26 @@ typedef struct CDRecordLayout
 
 static bool init_record_keytype(CDKeyType *kt, Oid typid, Oid basetypid,
 								int32 typmod, MemoryContext mcxt);
+static bool init_array_keytype(CDKeyType *kt, Oid typid, Oid basetypid,
+							   Oid collation, MemoryContext mcxt);
+static void nested_encode(CDRecordLayout *l, Datum value, StringInfo buf);
+static bool nested_decode(CDRecordLayout *l, const uint8 *key, Size len,
+						  Size *pos, Datum *value);
+
+/*
+ * Is basetypid (no domain) an array type ordered by array_cmp (not
+ * oidvector, whose btree order is its own)?
+ */
+static bool
+is_array_type(Oid basetypid)
+{
+	TypeCacheEntry *tce;
+
+	if (get_typlen(basetypid) != -1 || !OidIsValid(get_element_type(basetypid)))
+		return false;
+	tce = lookup_type_cache(basetypid, TYPECACHE_CMP_PROC);
+	return tce->cmp_proc == F_BTARRAYCMP;
+}
 
 /*
  * Can a field of type typid under collation take a fixed-width or byte key
@@ -96,6 +126,56 @@ field_keyable(Oid typid, Oid collation)
 		return false;
 	if (type_is_collatable(basetypid) && !OidIsValid(collation))
 		return false;
+	return true;
+}
+
+/*
+ * Fill f for values of type typid under collation (a record's field, an
+ * array's element); false if they cannot take a key.  *sort_on_output is
+ * set if the field's key order is not its btree order.
+ */
+static bool
+field_init(RecordField *f, Oid typid, Oid collation, MemoryContext mcxt,
+		   bool *sort_on_output)
+{
+	Oid			basetypid = getBaseType(typid);
+
+	if (basetypid != RECORDOID &&
+		(get_typtype(basetypid) == TYPTYPE_COMPOSITE ||
+		 is_array_type(basetypid)))
+	{
+		if (get_typtype(basetypid) == TYPTYPE_COMPOSITE ?
+			!init_record_keytype(&f->kt, typid, basetypid, -1, mcxt) :
+			!init_array_keytype(&f->kt, typid, basetypid, collation, mcxt))
+			return false;
+		f->kind = RF_NESTED;
+		*sort_on_output |= f->kt.record->sort_on_output;
+		return true;
+	}
+	if (!field_keyable(typid, collation))
+		return false;
+	cd_keytype_init(&f->kt, typid, collation, mcxt);
+	switch (f->kt.encoding)
+	{
+		case CD_KEY_BOOL:
+		case CD_KEY_UINT:
+		case CD_KEY_INT:
+		case CD_KEY_FLOAT:
+			f->kind = RF_FIXED;
+			break;
+		case CD_KEY_BYTES:
+			f->rawlen = cd_varkey_fixed_len(&f->kt);
+			if (f->rawlen > 0)
+				f->kind = RF_RAW;
+			else if (!cd_varkey_may_hold_zero(&f->kt))
+				f->kind = RF_TEXT;
+			else
+				f->kind = RF_ESCAPED;
+			break;
+		case CD_KEY_COMPARATOR:
+			return false;
+	}
+	*sort_on_output |= f->kt.sort_on_output;
 	return true;
 }
 
@@ -123,49 +203,14 @@ init_layout(CDRecordLayout *l, TupleDesc tupdesc, MemoryContext mcxt)
 	{
 		Form_pg_attribute att = TupleDescAttr(tupdesc, i);
 		RecordField *f = &l->fields[l->nfields];
-		Oid			basetypid;
 
 		/* record_cmp and record_eq skip dropped columns */
 		if (att->attisdropped)
 			continue;
 		f->attno = i;
-		basetypid = getBaseType(att->atttypid);
-		if (basetypid != RECORDOID &&
-			get_typtype(basetypid) == TYPTYPE_COMPOSITE)
-		{
-			if (!init_record_keytype(&f->kt, att->atttypid, basetypid, -1,
-									 mcxt))
-				return false;
-			f->kind = RF_RECORD;
-			l->sort_on_output |= f->kt.record->sort_on_output;
-		}
-		else
-		{
-			if (!field_keyable(att->atttypid, att->attcollation))
-				return false;
-			cd_keytype_init(&f->kt, att->atttypid, att->attcollation, mcxt);
-			switch (f->kt.encoding)
-			{
-				case CD_KEY_BOOL:
-				case CD_KEY_UINT:
-				case CD_KEY_INT:
-				case CD_KEY_FLOAT:
-					f->kind = RF_FIXED;
-					break;
-				case CD_KEY_BYTES:
-					f->rawlen = cd_varkey_fixed_len(&f->kt);
-					if (f->rawlen > 0)
-						f->kind = RF_RAW;
-					else if (!cd_varkey_may_hold_zero(&f->kt))
-						f->kind = RF_TEXT;
-					else
-						f->kind = RF_ESCAPED;
-					break;
-				case CD_KEY_COMPARATOR:
-					return false;
-			}
-			l->sort_on_output |= f->kt.sort_on_output;
-		}
+		if (!field_init(f, att->atttypid, att->attcollation, mcxt,
+						&l->sort_on_output))
+			return false;
 		l->nfields++;
 	}
 	return true;
@@ -272,6 +317,66 @@ get_be(const uint8 *src, int width)
 	return key;
 }
 
+/*
+ * Append the key of field f's value (isnull: NULL) to buf; tmp: scratch
+ * for escaping.
+ */
+static void
+field_encode(const RecordField *f, Datum v, bool isnull, StringInfo buf,
+			 StringInfo tmp)
+{
+	Datum		detoasted;
+	Size		len;
+	int			j;
+
+	if (isnull)
+	{
+		appendStringInfoCharMacro(buf, RK_NULL);
+		return;
+	}
+	appendStringInfoCharMacro(buf, RK_VALUE);
+	switch (f->kind)
+	{
+		case RF_FIXED:
+			enlargeStringInfo(buf, f->kt.width);
+			put_be(buf->data + buf->len, cd_key_encode(&f->kt, v),
+				   f->kt.width);
+			buf->len += f->kt.width;
+			break;
+		case RF_RAW:
+		case RF_TEXT:
+			len = cd_varkey_size(&f->kt, v, &detoasted);
+			if (len > MaxAllocSize)
+				cd_error_value_too_large(len);
+			enlargeStringInfo(buf, (int) len + 1);
+			cd_varkey_write(&f->kt, detoasted, buf->data + buf->len);
+			buf->len += (int) len;
+			if (f->kind == RF_TEXT)
+				buf->data[buf->len++] = '\0';
+			buf->data[buf->len] = '\0';
+			break;
+		case RF_ESCAPED:
+			len = cd_varkey_size(&f->kt, v, &detoasted);
+			if (len > MaxAllocSize)
+				cd_error_value_too_large(len);
+			resetStringInfo(tmp);
+			enlargeStringInfo(tmp, (int) len);
+			cd_varkey_write(&f->kt, detoasted, tmp->data);
+			for (j = 0; j < (int) len; j++)
+			{
+				appendStringInfoCharMacro(buf, tmp->data[j]);
+				if (tmp->data[j] == '\0')
+					appendStringInfoCharMacro(buf, (char) 0xFF);
+			}
+			appendStringInfoCharMacro(buf, '\0');
+			appendStringInfoCharMacro(buf, (char) 0x01);
+			break;
+		case RF_NESTED:
+			nested_encode((CDRecordLayout *) f->kt.record, v, buf);
+			break;
+	}
+}
+
 /* Append the key of the record value to buf. */
 static void
 record_encode(CDRecordLayout *l, Datum value, StringInfo buf)
@@ -293,70 +398,170 @@ record_encode(CDRecordLayout *l, Datum value, StringInfo buf)
 	for (i = 0; i < l->nfields; i++)
 	{
 		RecordField *f = &l->fields[i];
-		Datum		v = l->values[f->attno];
-		Datum		detoasted;
-		Size		len;
 
-		if (l->isnull[f->attno])
-		{
-			appendStringInfoCharMacro(buf, RK_NULL);
-			continue;
-		}
-		appendStringInfoCharMacro(buf, RK_VALUE);
-		switch (f->kind)
-		{
-			case RF_FIXED:
-				enlargeStringInfo(buf, f->kt.width);
-				put_be(buf->data + buf->len, cd_key_encode(&f->kt, v),
-					   f->kt.width);
-				buf->len += f->kt.width;
-				break;
-			case RF_RAW:
-			case RF_TEXT:
-				len = cd_varkey_size(&f->kt, v, &detoasted);
-				if (len > MaxAllocSize)
-					cd_error_value_too_large(len);
-				enlargeStringInfo(buf, (int) len + 1);
-				cd_varkey_write(&f->kt, detoasted, buf->data + buf->len);
-				buf->len += (int) len;
-				if (f->kind == RF_TEXT)
-					buf->data[buf->len++] = '\0';
-				buf->data[buf->len] = '\0';
-				break;
-			case RF_ESCAPED:
-				{
-					StringInfo	tmp = &l->tmp;
-					int			j;
-
-					len = cd_varkey_size(&f->kt, v, &detoasted);
-					if (len > MaxAllocSize)
-						cd_error_value_too_large(len);
-					resetStringInfo(tmp);
-					enlargeStringInfo(tmp, (int) len);
-					cd_varkey_write(&f->kt, detoasted, tmp->data);
-					for (j = 0; j < (int) len; j++)
-					{
-						appendStringInfoCharMacro(buf, tmp->data[j]);
-						if (tmp->data[j] == '\0')
-							appendStringInfoCharMacro(buf, (char) 0xFF);
-					}
-					appendStringInfoCharMacro(buf, '\0');
-					appendStringInfoCharMacro(buf, (char) 0x01);
-				}
-				break;
-			case RF_RECORD:
-				record_encode((CDRecordLayout *) f->kt.record, v, buf);
-				break;
-		}
+		field_encode(f, l->values[f->attno], l->isnull[f->attno], buf,
+					 &l->tmp);
 	}
 }
 
+static inline void
+put_u32(StringInfo buf, uint32 v)
+{
+	enlargeStringInfo(buf, 4);
+	put_be(buf->data + buf->len, v, 4);
+	buf->len += 4;
+}
+
 /*
- * Decode the record key at key[*pos .. len-1] into a record value (in
- * CurrentMemoryContext), advancing *pos past it; false if the bytes are
- * not a key some record of l gives (what is left to check: that encoding
- * the value gives the same bytes).
+ * Append the key of the array value to buf: each element in storage order
+ * (NULL after every value, as array_cmp orders them), a 0x00 (which sorts
+ * before any element: an array whose elements start another's sorts
+ * first), the number of dimensions, the dimensions (but for one dimension:
+ * the number of elements already tells it) and the lower bounds (int32,
+ * sign bit flipped), all big-endian: array_cmp's order.
  */
+static void
+array_encode(CDRecordLayout *l, Datum value, StringInfo buf)
+{
+	AnyArrayType *arr = DatumGetAnyArrayP(value);
+	int			ndims = AARR_NDIM(arr);
+	const int  *dims = AARR_DIMS(arr);
+	const int  *lbs = AARR_LBOUND(arr);
+	int			nitems = ArrayGetNItems(ndims, dims);
+	array_iter	iter;
+	int			i;
+
+	if (unlikely(AARR_ELEMTYPE(arr) != l->elemtype))
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("cannot aggregate arrays of different element types in one group: %s and %s",
+						format_type_be(l->elemtype),
+						format_type_be(AARR_ELEMTYPE(arr)))));
+	array_iter_setup(&iter, arr);
+	for (i = 0; i < nitems; i++)
+	{
+		bool		isnull;
+		Datum		v = array_iter_next(&iter, &isnull, i, l->elmlen,
+										l->elmbyval, l->elmalign);
+
+		field_encode(&l->fields[0], v, isnull, buf, &l->tmp);
+		if ((i & 0xFFFF) == 0xFFFF)
+			CHECK_FOR_INTERRUPTS();
+	}
+	appendStringInfoCharMacro(buf, '\0');
+	appendStringInfoCharMacro(buf, (char) ndims);
+	if (ndims > 1)
+		for (i = 0; i < ndims; i++)
+			put_u32(buf, (uint32) dims[i]);
+	for (i = 0; i < ndims; i++)
+		put_u32(buf, (uint32) lbs[i] ^ (uint32) 0x80000000);
+}
+
+static void
+nested_encode(CDRecordLayout *l, Datum value, StringInfo buf)
+{
+	check_stack_depth();
+	if (l->is_array)
+		array_encode(l, value, buf);
+	else
+		record_encode(l, value, buf);
+}
+
+/*
+ * Decode the key of field f at key[*pos .. len-1] into *v (in
+ * CurrentMemoryContext), advancing *pos past it (*isnull: a NULL field);
+ * false if the bytes are not a key some value of f gives (what is left to
+ * check: that encoding the value gives the same bytes).
+ */
+static bool
+field_decode(const RecordField *f, const uint8 *key, Size len, Size *pos,
+			 Datum *v, bool *isnull)
+{
+	Size		p = *pos;
+	const uint8 *z;
+	Size		n;
+
+	*isnull = false;
+	if (p >= len)
+		return false;
+	if (key[p] == RK_NULL)
+	{
+		*isnull = true;
+		*pos = p + 1;
+		return true;
+	}
+	if (key[p++] != RK_VALUE)
+		return false;
+	switch (f->kind)
+	{
+		case RF_FIXED:
+			if (len - p < f->kt.width)
+				return false;
+			*v = cd_key_decode(&f->kt, get_be(key + p, f->kt.width));
+			p += f->kt.width;
+			break;
+		case RF_RAW:
+			if (len - p < f->rawlen ||
+				!cd_varkey_is_valid(&f->kt, (const char *) key + p, f->rawlen))
+				return false;
+			*v = cd_varkey_output_datum(&f->kt, (const char *) key + p,
+										f->rawlen);
+			p += f->rawlen;
+			break;
+		case RF_TEXT:
+			z = memchr(key + p, 0, len - p);
+			if (z == NULL)
+				return false;
+			n = z - (key + p);
+			if (!cd_varkey_is_valid(&f->kt, (const char *) key + p, n))
+				return false;
+			*v = cd_varkey_output_datum(&f->kt, (const char *) key + p, n);
+			p += n + 1;
+			break;
+		case RF_ESCAPED:
+			{
+				StringInfoData raw;
+
+				initStringInfo(&raw);
+				for (;;)
+				{
+					if (p >= len)
+						return false;
+					if (key[p] != 0)
+					{
+						appendStringInfoCharMacro(&raw, (char) key[p]);
+						p++;
+						continue;
+					}
+					if (p + 1 >= len)
+						return false;
+					if (key[p + 1] == 0x01)
+					{
+						p += 2;
+						break;
+					}
+					if (key[p + 1] != 0xFF)
+						return false;
+					appendStringInfoCharMacro(&raw, '\0');
+					p += 2;
+				}
+				if (!cd_varkey_is_valid(&f->kt, raw.data, raw.len))
+					return false;
+				*v = cd_varkey_output_datum(&f->kt, raw.data, raw.len);
+				pfree(raw.data);
+			}
+			break;
+		case RF_NESTED:
+			if (!nested_decode((CDRecordLayout *) f->kt.record, key, len,
+							   &p, v))
+				return false;
+			break;
+	}
+	*pos = p;
+	return true;
+}
+
+/* the same for a record: a record value */
 static bool
 record_decode(CDRecordLayout *l, const uint8 *key, Size len, Size *pos,
 			  Datum *value)
@@ -373,87 +578,10 @@ record_decode(CDRecordLayout *l, const uint8 *key, Size len, Size *pos,
 	for (i = 0; i < l->nfields; i++)
 	{
 		RecordField *f = &l->fields[i];
-		Datum		v = (Datum) 0;
-		const uint8 *z;
-		Size		n;
 
-		if (p >= len)
+		if (!field_decode(f, key, len, &p, &values[f->attno],
+						  &isnull[f->attno]))
 			return false;
-		if (key[p] == RK_NULL)
-		{
-			p++;
-			continue;
-		}
-		if (key[p++] != RK_VALUE)
-			return false;
-		switch (f->kind)
-		{
-			case RF_FIXED:
-				if (len - p < f->kt.width)
-					return false;
-				v = cd_key_decode(&f->kt, get_be(key + p, f->kt.width));
-				p += f->kt.width;
-				break;
-			case RF_RAW:
-				if (len - p < f->rawlen ||
-					!cd_varkey_is_valid(&f->kt, (const char *) key + p, f->rawlen))
-					return false;
-				v = cd_varkey_output_datum(&f->kt, (const char *) key + p,
-										   f->rawlen);
-				p += f->rawlen;
-				break;
-			case RF_TEXT:
-				z = memchr(key + p, 0, len - p);
-				if (z == NULL)
-					return false;
-				n = z - (key + p);
-				if (!cd_varkey_is_valid(&f->kt, (const char *) key + p, n))
-					return false;
-				v = cd_varkey_output_datum(&f->kt, (const char *) key + p, n);
-				p += n + 1;
-				break;
-			case RF_ESCAPED:
-				{
-					StringInfoData raw;
-
-					initStringInfo(&raw);
-					for (;;)
-					{
-						if (p >= len)
-							return false;
-						if (key[p] != 0)
-						{
-							appendStringInfoCharMacro(&raw, (char) key[p]);
-							p++;
-							continue;
-						}
-						if (p + 1 >= len)
-							return false;
-						if (key[p + 1] == 0x01)
-						{
-							p += 2;
-							break;
-						}
-						if (key[p + 1] != 0xFF)
-							return false;
-						appendStringInfoCharMacro(&raw, '\0');
-						p += 2;
-					}
-					if (!cd_varkey_is_valid(&f->kt, raw.data, raw.len))
-						return false;
-					v = cd_varkey_output_datum(&f->kt, raw.data, raw.len);
-					pfree(raw.data);
-				}
-				break;
-			case RF_RECORD:
-				check_stack_depth();
-				if (!record_decode((CDRecordLayout *) f->kt.record, key, len,
-								   &p, &v))
-					return false;
-				break;
-		}
-		values[f->attno] = v;
-		isnull[f->attno] = false;
 	}
 	/* a datum of its own (callers pfree it), not inside the HeapTuple */
 	tuple = heap_form_tuple(l->tupdesc, values, isnull);
@@ -474,13 +602,109 @@ record_decode(CDRecordLayout *l, const uint8 *key, Size len, Size *pos,
 	return true;
 }
 
+/* the same for an array: an array value */
+static bool
+array_decode(CDRecordLayout *l, const uint8 *key, Size len, Size *pos,
+			 Datum *value)
+{
+	const RecordField *f = &l->fields[0];
+	int			cap = 16;
+	int			n = 0;
+	Datum	   *values = palloc(sizeof(Datum) * cap);
+	bool	   *nulls = palloc(sizeof(bool) * cap);
+	int			ndims;
+	int			dims[MAXDIM];
+	int			lbs[MAXDIM];
+	int64		nitems = 1;
+	Size		p = *pos;
+	ArrayType  *arr;
+	int			i;
+
+	for (;;)
+	{
+		if (p >= len)
+			return false;
+		if (key[p] == 0)
+			break;
+		if (n == cap)
+		{
+			if (cap >= (int) MaxArraySize / 2)
+				return false;
+			cap *= 2;
+			values = repalloc(values, sizeof(Datum) * cap);
+			nulls = repalloc(nulls, sizeof(bool) * cap);
+		}
+		if (!field_decode(f, key, len, &p, &values[n], &nulls[n]))
+			return false;
+		n++;
+		if ((n & 0xFFFF) == 0)
+			CHECK_FOR_INTERRUPTS();
+	}
+	p++;
+	if (p >= len)
+		return false;
+	ndims = key[p++];
+	if (ndims > MAXDIM || (ndims == 0) != (n == 0))
+		return false;
+	if (ndims == 1)
+		dims[0] = n;
+	else if (ndims > 1)
+	{
+		if (len - p < (Size) ndims * 4)
+			return false;
+		for (i = 0; i < ndims; i++, p += 4)
+		{
+			dims[i] = (int) get_be(key + p, 4);
+			if (dims[i] <= 0)
+				return false;
+			nitems *= dims[i];
+			if (nitems > n)
+				return false;
+		}
+		if (nitems != n)
+			return false;
+	}
+	if (len - p < (Size) ndims * 4)
+		return false;
+	for (i = 0; i < ndims; i++, p += 4)
+	{
+		lbs[i] = (int) ((uint32) get_be(key + p, 4) ^ (uint32) 0x80000000);
+		/* the upper bound must fit an int (ArrayCheckBounds) */
+		if ((int64) lbs[i] + dims[i] - 1 > PG_INT32_MAX)
+			return false;
+	}
+	if (n == 0)
+		arr = construct_empty_array(l->elemtype);
+	else
+		arr = construct_md_array(values, nulls, ndims, dims, lbs, l->elemtype,
+								 l->elmlen, l->elmbyval, l->elmalign);
+	for (i = 0; i < n; i++)
+		if (!nulls[i] && !l->elmbyval)
+			pfree(DatumGetPointer(values[i]));
+	pfree(values);
+	pfree(nulls);
+	*value = PointerGetDatum(arr);
+	*pos = p;
+	return true;
+}
+
+static bool
+nested_decode(CDRecordLayout *l, const uint8 *key, Size len, Size *pos,
+			  Datum *value)
+{
+	check_stack_depth();
+	if (l->is_array)
+		return array_decode(l, key, len, pos, value);
+	return record_decode(l, key, len, pos, value);
+}
+
 static Size
 record_key_size(const CDKeyType *kt, Datum value)
 {
 	CDRecordLayout *l = (CDRecordLayout *) kt->record;
 
 	resetStringInfo(&l->enc);
-	record_encode(l, value, &l->enc);
+	nested_encode(l, value, &l->enc);
 	l->enc_src = DatumGetPointer(value);
 	return (Size) l->enc.len;
 }
@@ -502,7 +726,7 @@ record_key_decode(const CDKeyType *kt, const char *key, Size len,
 {
 	Size		pos = 0;
 
-	if (!record_decode((CDRecordLayout *) kt->record, (const uint8 *) key,
+	if (!nested_decode((CDRecordLayout *) kt->record, (const uint8 *) key,
 					   len, &pos, value))
 		return false;
 	return pos == len;
@@ -511,6 +735,70 @@ record_key_decode(const CDKeyType *kt, const char *key, Size len,
 static const CDByteCodec record_codec = {
 	RECORDOID, record_key_size, record_key_write, record_key_decode
 };
+
+static const CDByteCodec array_codec = {
+	ANYARRAYOID, record_key_size, record_key_write, record_key_decode
+};
+
+/*
+ * Fill kt for arrays of type typid (basetypid: without domains) under
+ * collation (that of their elements) with array keys; false (kt undefined)
+ * if the elements cannot take a key.
+ */
+static bool
+init_array_keytype(CDKeyType *kt, Oid typid, Oid basetypid, Oid collation,
+				   MemoryContext mcxt)
+{
+	CDRecordLayout *l;
+	TypeCacheEntry *tce;
+	Oid			elemtype = get_element_type(basetypid);
+
+	tce = lookup_type_cache(basetypid, TYPECACHE_EQ_OPR | TYPECACHE_LT_OPR);
+	if (!OidIsValid(tce->eq_opr) || !OidIsValid(tce->lt_opr))
+		return false;
+	if (type_is_collatable(elemtype) && !OidIsValid(collation))
+		return false;
+
+	memset(kt, 0, sizeof(*kt));
+	l = MemoryContextAllocZero(mcxt, sizeof(CDRecordLayout));
+	l->is_array = true;
+	l->typid = basetypid;
+	l->typmod = -1;
+	l->elemtype = elemtype;
+	get_typlenbyvalalign(elemtype, &l->elmlen, &l->elmbyval, &l->elmalign);
+	l->fields = MemoryContextAllocZero(mcxt, sizeof(RecordField));
+	l->nfields = 1;
+	{
+		MemoryContext old = MemoryContextSwitchTo(mcxt);
+
+		initStringInfo(&l->enc);
+		initStringInfo(&l->tmp);
+		MemoryContextSwitchTo(old);
+	}
+	if (!field_init(&l->fields[0], elemtype,
+					type_is_collatable(elemtype) ? collation : InvalidOid,
+					mcxt, &l->sort_on_output))
+		return false;
+
+	kt->typid = typid;
+	kt->basetypid = basetypid;
+	kt->typmod = -1;
+	kt->collation = type_is_collatable(basetypid) ? collation : InvalidOid;
+	get_typlenbyvalalign(basetypid, &kt->typlen, &kt->typbyval, &kt->typalign);
+	kt->encoding = CD_KEY_BYTES;
+	kt->width = 0;
+	kt->codec = &array_codec;
+	kt->record = l;
+	kt->sort_on_output = l->sort_on_output;
+	if (kt->sort_on_output)
+	{
+		kt->ssup.ssup_cxt = mcxt;
+		kt->ssup.ssup_collation = kt->collation;
+		kt->ssup.ssup_nulls_first = false;
+		PrepareSortSupportFromOrderingOp(tce->lt_opr, &kt->ssup);
+	}
+	return true;
+}
 
 /*
  * Fill kt for records of type typid (basetypid: without domains; typmod:
@@ -526,9 +814,14 @@ init_record_keytype(CDKeyType *kt, Oid typid, Oid basetypid, int32 typmod,
 	TypeCacheEntry *tce;
 	bool		ok;
 
-	/* as cd_keytype_init: a composite type compares if its fields do */
-	tce = lookup_type_cache(basetypid, TYPECACHE_EQ_OPR | TYPECACHE_LT_OPR);
-	if (!OidIsValid(tce->eq_opr) || !OidIsValid(tce->lt_opr))
+	/*
+	 * As cd_keytype_init: a composite type compares if its fields do, by
+	 * record_cmp (a record key is its order).
+	 */
+	tce = lookup_type_cache(basetypid, TYPECACHE_EQ_OPR | TYPECACHE_LT_OPR |
+							TYPECACHE_CMP_PROC);
+	if (!OidIsValid(tce->eq_opr) || !OidIsValid(tce->lt_opr) ||
+		tce->cmp_proc != F_BTRECORDCMP)
 		return false;
 
 	memset(kt, 0, sizeof(*kt));
@@ -577,6 +870,11 @@ cd_keytype_init_typmod(CDKeyType *kt, Oid typid, int32 typmod,
 		get_typtype(basetypid) == TYPTYPE_COMPOSITE)
 	{
 		if (init_record_keytype(kt, typid, basetypid, typmod, mcxt))
+			return;
+	}
+	else if (is_array_type(basetypid))
+	{
+		if (init_array_keytype(kt, typid, basetypid, collation, mcxt))
 			return;
 	}
 	cd_keytype_init(kt, typid, collation, mcxt);

@@ -409,7 +409,11 @@ class Case:
                         k = rng.choice([0, 1, 2, 3, 5, 10, 30])
                         els = [None if rng.random() < pnull else pick(rng, pool, skew)
                                for _ in range(k)]
-                        row.append(array_literal(els))
+                        lit = array_literal(els)
+                        if k > 0 and rng.random() < 0.15:
+                            lb = rng.choice([-3, 0, 2])
+                            lit = "[%d:%d]=%s" % (lb, lb + k - 1, lit)
+                        row.append(lit)
                 else:
                     row.append(None if rng.random() < pnull else pick(rng, pool, skew))
             rows.append(row)
@@ -486,7 +490,7 @@ MODES = {
 }
 
 
-def record_expr(rng, case, arrays=True):
+def record_expr(rng, case, arrays_of_records=True):
     """A record built from scalar columns: ROW of 1-4 columns (of any type,
     domains included, NULL fields wherever the columns are NULL), a nested
     ROW(ROW(a, b), c), the case's named composite type (with a dropped
@@ -496,14 +500,17 @@ def record_expr(rng, case, arrays=True):
     scalars = [c for c in case.cols if not c.is_array]
     if not scalars:
         return None
-    # (arrays=False: window frames, whose native side unnests the arrays of
+    # (arrays_of_records=False: window frames, whose native side unnests the arrays of
     # values that array_agg collects, which would flatten arrays of records)
 
     def some(k):
         return ", ".join(rng.choice(scalars).name for _ in range(k))
     a = rng.choice(scalars).name
     b = rng.choice(scalars).name
-    kinds = ["row", "row", "row", "nested"] + (["array", "holds_array"] if arrays else [])
+    kinds = ["row", "row", "row", "nested"] + (["array", "holds_array"] if arrays_of_records else [])
+    arrays = [c for c in case.cols if c.is_array]
+    if arrays:
+        kinds.append("array_field")
     if case.comp:
         kinds += ["comp", "comp", "comp_nested"]
     kind = rng.choice(kinds)
@@ -515,6 +522,8 @@ def record_expr(rng, case, arrays=True):
         return "ARRAY[ROW(%s, %s), ROW(%s, %s)]" % (a, b, b, a)
     if kind == "holds_array":
         return "ROW(%s, ARRAY[ROW(%s)])" % (a, b)
+    if kind == "array_field":
+        return "ROW(%s, %s)" % (arrays[0].name, a)
     comp = "ROW(%s)::%s" % (", ".join(c.name for c in scalars), case.comp)
     if kind == "comp":
         return comp
@@ -554,6 +563,11 @@ def agg_pairs(rng, case, where_f, with_arrays=True, elements_ok=True):
         fil = " FILTER (WHERE %s)" % f if f else ""
         andf = " AND (%s)" % f if f else ""
         kind = rng.choice(["count", "array"]) if with_arrays else "count"
+        if c.is_array and rng.random() < 0.3:
+            # the array itself as the value (array keys)
+            pairs.append(("count_distinct(%s)%s" % (c.name, fil),
+                          "count(DISTINCT %s)%s" % (c.name, fil), None))
+            continue
         if c.is_array:
             v = "x_" + c.name
             if kind == "count":
@@ -739,7 +753,7 @@ def gen_window(rng, case):
         f = rng.choice(["", "", " FILTER (WHERE id % 2 = 0)", " FILTER (WHERE h < 2)"])
         if scalars and rng.random() < RECORD_SHARE:
             # a record (never NULL itself: no filter on the native side)
-            rec = record_expr(rng, case, arrays=False)
+            rec = record_expr(rng, case, arrays_of_records=False)
             inner += ["count_distinct(%s)%s OVER w AS e%d" % (rec, f, i),
                       "array_agg_distinct(%s)%s OVER w AS ea%d" % (rec, f, i),
                       "array_agg(%s)%s OVER w AS all%d" % (rec, f, i)]

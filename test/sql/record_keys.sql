@@ -76,20 +76,20 @@ WHERE e <> (SELECT count(DISTINCT z) FROM (SELECT unnest(all1) AS z) u)
 
 -- named composites: a dropped attribute, a domain field, a nested composite,
 -- a domain over the composite
-CREATE DOMAIN dnum AS numeric;
-CREATE TYPE inner_t AS (x float8, y char(2));
-CREATE TYPE pair AS (gone int, a int4, n dnum, w inner_t);
-ALTER TYPE pair DROP ATTRIBUTE gone;
-CREATE DOMAIN dpair AS pair;
+CREATE DOMAIN rk_dnum AS numeric;
+CREATE TYPE rk_inner AS (x float8, y char(2));
+CREATE TYPE rk_pair AS (gone int, a int4, n rk_dnum, w rk_inner);
+ALTER TYPE rk_pair DROP ATTRIBUTE gone;
+CREATE DOMAIN rk_dpair AS rk_pair;
 CREATE TEMP TABLE p AS
-SELECT ROW(a, n, ROW(f, c)::inner_t)::pair AS x FROM v;
+SELECT ROW(a, n, ROW(f, c)::rk_inner)::rk_pair AS x FROM v;
 INSERT INTO p VALUES (NULL), (ROW(NULL, NULL, NULL)), (ROW(1, NULL, ROW(NULL, NULL)));
 SELECT count_distinct(x) = count(DISTINCT x) AS count_ok,
        array_agg_distinct(x) = array_agg(DISTINCT x ORDER BY x) FILTER (WHERE x IS DISTINCT FROM NULL) AS array_ok,
-       count_distinct(x::dpair) = count(DISTINCT x) AS domain_ok,
+       count_distinct(x::rk_dpair) = count(DISTINCT x) AS domain_ok,
        count_distinct((x, 1)) = count(DISTINCT (x, 1)) AS nested_ok
 FROM p;
-ALTER TYPE pair ADD ATTRIBUTE extra text;
+ALTER TYPE rk_pair ADD ATTRIBUTE extra text;
 SELECT count_distinct(x) = count(DISTINCT x) AS added_ok,
        array_agg_distinct(x) = array_agg(DISTINCT x ORDER BY x) FILTER (WHERE x IS DISTINCT FROM NULL) AS array_ok
 FROM p;
@@ -118,3 +118,53 @@ FROM v;
 SELECT count_distinct(x) FROM (VALUES (ROW(1, 'a'::text)), (ROW(1, 2))) s(x);
 -- stored sets of records are not supported
 SELECT distinct_set_agg((a, n)) FROM v;
+
+DROP TABLE p;
+DROP DOMAIN rk_dpair;
+DROP TYPE rk_pair;
+DROP TYPE rk_inner;
+DROP DOMAIN rk_dnum;
+
+-- Arrays as byte keys: element keys (NULL elements after values), then the
+-- dimensions and lower bounds, as array_eq and array_cmp use them
+CREATE TYPE rk_el AS (x numeric, y text);
+CREATE TEMP TABLE arr AS
+SELECT i, (ARRAY['{}', '{1}', '[3:3]={1}', '[-2:-2]={1}', '{{1}}', '{NULL}', '{1,NULL}',
+                 '{NULL,1}', '{1,2,3,4}', '{{1,2},{3,4}}', '{{1,2,3,4}}', '{{1},{2},{3},{4}}',
+                 '[0:1][5:6]={{1,2},{3,4}}', '{1.0,2.00}', '{-0,1}', NULL])[1 + i % 16]::numeric[] AS n,
+       (ARRAY['{}', '{a}', '{"a "}', '{a,b}', '{"",NULL}', '{é}', NULL])[1 + i % 7]::text[] AS t,
+       (ARRAY['{0,-0}', '{NaN}', '{-Infinity,1.5}', '{}'])[1 + i % 4]::float8[] AS f
+FROM generate_series(1, 600) i;
+SELECT count_distinct(n) = count(DISTINCT n) AS numeric_arrays,
+       count_distinct(t) = count(DISTINCT t) AS text_arrays,
+       count_distinct(t COLLATE "C") = count(DISTINCT t COLLATE "C") AS text_c_arrays,
+       count_distinct(f) = count(DISTINCT f) AS float_arrays,
+       count_distinct((n, t)) = count(DISTINCT (n, t)) AS records_of_arrays,
+       array_agg_distinct((n, t)) = array_agg(DISTINCT (n, t) ORDER BY (n, t)) AS records_of_arrays_order,
+       array_agg_distinct((t, f)) = array_agg(DISTINCT (t, f) ORDER BY (t, f)) AS text_float_order,
+       count_distinct(ARRAY[ROW(n[1], t[1])::rk_el]) = count(DISTINCT ARRAY[ROW(n[1], t[1])::rk_el])
+         AS arrays_of_composites
+FROM arr;
+-- one-dimensional arrays in array order (array_agg_distinct stacks them)
+SELECT array_agg_distinct(t) = array_agg(DISTINCT t ORDER BY t) AS text_order
+FROM arr WHERE cardinality(t) = 1;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+SELECT i % 3 AS g FROM (SELECT * FROM arr UNION ALL SELECT * FROM arr) s GROUP BY 1
+HAVING count_distinct(n) <> count(DISTINCT n) OR count_distinct((t, n)) <> count(DISTINCT (t, n));
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+RESET max_parallel_workers_per_gather;
+CREATE TYPE rk_w AS (n numeric[]);
+SELECT count(*) FROM (
+  SELECT count_distinct(n) OVER w AS e, array_agg(ROW(n)::rk_w) OVER w AS ns
+  FROM arr WINDOW w AS (ORDER BY i ROWS BETWEEN 20 PRECEDING AND CURRENT ROW)) s
+WHERE e <> (SELECT count(DISTINCT (z).n) FROM unnest(ns) z);
+DROP TYPE rk_w;
+-- oidvector keeps its own order (the comparator)
+SELECT count_distinct(v) = count(DISTINCT v) AS oidvector
+FROM (VALUES ('1 2'::oidvector), ('1'), ('2')) s(v);
+DROP TYPE rk_el;
