@@ -164,6 +164,17 @@ SELECT count(*) FROM (
   FROM arr WINDOW w AS (ORDER BY i ROWS BETWEEN 20 PRECEDING AND CURRENT ROW)) s
 WHERE e <> (SELECT count(DISTINCT (z).n) FROM unnest(ns) z);
 DROP TYPE rk_w;
+-- random pairs of arrays: equality and order against array_eq, array_cmp
+SELECT setseed(0.5);
+CREATE TEMP TABLE apool AS SELECT row_number() OVER () AS k, n, t FROM arr WHERE n IS NOT NULL;
+SELECT count(*) AS pairs, count(*) FILTER (WHERE ok IS NOT TRUE) AS wrong
+FROM (
+  SELECT (SELECT array_agg_distinct(ROW(n)) = array_agg(DISTINCT ROW(n) ORDER BY ROW(n))
+                 AND count_distinct(n) = count(DISTINCT n)
+                 AND array_agg_distinct(ROW(t, n)) = array_agg(DISTINCT ROW(t, n) ORDER BY ROW(t, n))
+          FROM apool WHERE k IN (q.i, q.j)) AS ok
+  FROM (SELECT 1 + floor(random() * 560)::int AS i, 1 + floor(random() * 560)::int AS j
+        FROM generate_series(1, 1000)) q) s;
 -- oidvector keeps its own order (the comparator)
 SELECT count_distinct(v) = count(DISTINCT v) AS oidvector
 FROM (VALUES ('1 2'::oidvector), ('1'), ('2')) s(v);
