@@ -11,7 +11,6 @@
 
 #include "alloc.h"
 #include "compat.h"
-#include "hugepage.h"
 
 #define CD_SLOT_BLOCK	(64 * 1024)
 

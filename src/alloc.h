@@ -27,6 +27,7 @@
 #include "postgres.h"
 
 #include "fmgr.h"
+#include "utils/memutils.h"
 
 #define CD_SLOT_SIZE	64		/* a new group's state */
 
@@ -80,5 +81,21 @@ extern void *cd_alloc_resize(CDAlloc *a, void *chunk, Size used, Size size);
 
 /* A new CD_SLOT_SIZE-byte slot (MAXALIGNed, no chunk header). */
 extern void *cd_alloc_slot(CDAlloc *a);
+
+/*
+ * A set's arrays and a compaction's scratch may pass MaxAllocSize (1 GB):
+ * allocated and resized as huge chunks (utils/memutils.h).
+ */
+static inline void *
+cd_alloc_huge(MemoryContext mcxt, Size size)
+{
+	return MemoryContextAllocExtended(mcxt, size, MCXT_ALLOC_HUGE);
+}
+
+static inline void *
+cd_realloc_huge(void *p, Size size)
+{
+	return repalloc_huge(p, size);
+}
 
 #endif							/* CD_ALLOC_H */

@@ -21,16 +21,17 @@
 #include "utils/array.h"
 #include "utils/arrayaccess.h"
 #include "utils/builtins.h"
+#include "utils/guc.h"
 #include "utils/lsyscache.h"
 
 #include "alloc.h"
 #include "compat.h"
 #include "errors.h"
-#include "hugepage.h"
 #include "key.h"
 #include "key_record.h"
 #include "moving.h"
 #include "registry.h"
+#include "replace_native.h"
 #include "serialize.h"
 #include "set.h"
 #include "state_object.h"
@@ -39,11 +40,34 @@ PG_MODULE_MAGIC;
 
 PGDLLEXPORT void _PG_init(void);
 
-/* Loading the library: its settings. */
+/*
+ * count_distinct.huge_pages: in 4.2.0 it asked the kernel for transparent
+ * huge pages for large sets, which cut page faults but not query times.  It
+ * has no effect since 4.3.0 and stays, so that a configuration file, an
+ * ALTER ROLE/DATABASE ... SET or a session that sets it keeps working (the
+ * prefix is reserved: an unknown count_distinct.* name is an error).
+ */
+static bool cd_huge_pages_unused = true;
+
+/*
+ * Loading the library: its settings and the planner hook.  The settings are
+ * defined before the prefix is reserved, which would drop a placeholder set
+ * before loading (SET count_distinct.replace_native = on in a session that
+ * loads the library later).
+ */
 void
 _PG_init(void)
 {
-	cd_hugepage_init();
+	cd_replace_native_init();
+	DefineCustomBoolVariable("count_distinct.huge_pages",
+							 "Has no effect (kept for compatibility).",
+							 NULL,
+							 &cd_huge_pages_unused,
+							 true,
+							 PGC_USERSET,
+							 0,
+							 NULL, NULL, NULL);
+	MarkGUCPrefixReserved("count_distinct");
 }
 
 PG_FUNCTION_INFO_V1(count_distinct_append);

@@ -24,12 +24,12 @@
  */
 #include "postgres.h"
 
+#include "alloc.h"
 #include "miscadmin.h"
 #include "utils/memutils.h"
 
 #include "errors.h"
 #include "fixedset.h"
-#include "hugepage.h"
 #include "policy.h"
 #include "sort.h"
 

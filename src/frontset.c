@@ -33,12 +33,12 @@
  */
 #include "postgres.h"
 
+#include "alloc.h"
 #include "miscadmin.h"
 #include "utils/memutils.h"
 
 #include "errors.h"
 #include "frontset.h"
-#include "hugepage.h"
 #include "keypack.h"
 #include "policy.h"
 #include "serialize.h"

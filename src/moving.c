@@ -5,19 +5,16 @@
  *	  in a hash table (keys whose equality is key equality) or a red-black
  *	  tree (comparator keys).
  *
- * Hash tables.  An entry is a key and its row count.  Fixed-width keys:
- * lib/simplehash.h, 16-byte entries (the key as a uint64, its count and
- * simplehash's status).  Byte keys: a linear-probing table of our own
- * below, 16-byte entries (the key's offset in the state's arena, its hash,
- * its count; count 0 marks an empty slot), where simplehash's entries would
- * take 24 bytes (its status byte pads them): about 11% faster on
- * bench/window.py's md5 text frames (bench/README.md).  Both delete by
- * shifting the
- * following entries back (simplehash: robin hood; ours: Knuth's algorithm
- * R), so a long sliding window that adds and removes keys forever leaves no
- * tombstones.  Neither shrinks by itself: a table less than 1/16 full is
- * rebuilt at a quarter to half full.  A row count is a uint32: a frame
- * holds at most 4294967295 rows of one value.
+ * Hash tables (lib/simplehash.h).  An entry is a key and its row count, in
+ * 16 bytes.  Fixed-width keys: the key as a uint64, its count and
+ * simplehash's status.  Byte keys: the key's offset in the state's arena,
+ * its hash (kept, so that growing the table reads no key) and its count,
+ * simplehash's status in a bit of the offset's word.  simplehash deletes by
+ * shifting the following entries back (robin hood), so a long sliding
+ * window that adds and removes keys forever leaves no tombstones.  It does
+ * not shrink by itself: a table less than 1/16 full is rebuilt at most
+ * half full.  A row count is a uint32: a frame holds at most 4294967295
+ * rows of one value.
  *
  * The arena holds each byte key as a 4-byte length (unaligned) and the
  * key.  A lookup writes its key at the arena's end, past the live keys,
@@ -74,12 +71,21 @@ typedef struct CDMovFixedEntry
  * state)
  * ------------------------------------------------------------------------
  */
+
+/*
+ * 16 bytes: simplehash's status (empty or in use) takes one bit of the
+ * offset's word instead of a byte that would pad the entry to 24.
+ */
 typedef struct CDMovBytesEntry
 {
-	uint64		off;			/* the key's length word in the arena */
+	uint64		off:63;			/* the key's length word in the arena */
+	uint64		status:1;		/* simplehash's */
 	uint32		hash;
-	uint32		count;			/* rows holding the value; 0: empty slot */
+	uint32		count;			/* rows holding the value */
 } CDMovBytesEntry;
+
+StaticAssertDecl(sizeof(CDMovBytesEntry) == 16,
+				 "a byte-key entry takes 16 bytes");
 
 #define CDMOV_LENSZ sizeof(uint32)
 
@@ -101,172 +107,31 @@ cdmov_arena_equal(const CDMoving *m, uint64 a, uint64 b)
 		memcmp(m->arena + a + CDMOV_LENSZ, m->arena + b + CDMOV_LENSZ, len) == 0;
 }
 
+static inline uint32
+cdmov_arena_hash(const CDMoving *m, uint64 off)
+{
+	return cd_mkey_hash_bytes(m->arena + off + CDMOV_LENSZ,
+							  cdmov_arena_len(m->arena, off));
+}
+
+#define SH_PREFIX cdmov_bytes
+#define SH_ELEMENT_TYPE CDMovBytesEntry
+#define SH_KEY_TYPE uint64
+#define SH_KEY off
+#define SH_HASH_KEY(tb, k) cdmov_arena_hash((const CDMoving *) (tb)->private_data, k)
+#define SH_EQUAL(tb, a, b) cdmov_arena_equal((const CDMoving *) (tb)->private_data, a, b)
+#define SH_STORE_HASH
+#define SH_GET_HASH(tb, a) ((a)->hash)
+#define SH_SCOPE static inline
+#define SH_DECLARE
+#define SH_DEFINE
+#include "lib/simplehash.h"
+
 /*
- * The byte-key table: linear probing on the stored hash, at most 3/4 full,
- * with the names and the calls of simplehash's generated functions.
+ * The most distinct byte keys a state holds: simplehash's table has at most
+ * 2^32 entries, and fails with an internal error when it cannot grow.
  */
-struct cdmov_bytes_hash
-{
-	uint64		size;
-	uint32		members;
-	uint64		mask;
-	CDMovBytesEntry *data;
-	MemoryContext ctx;
-	void	   *private_data;
-};
-typedef struct cdmov_bytes_iterator
-{
-	uint64		cur;
-} cdmov_bytes_iterator;
-
-static struct cdmov_bytes_hash *
-cdmov_bytes_create(MemoryContext ctx, uint32 nelements, void *private_data)
-{
-	struct cdmov_bytes_hash *tb = MemoryContextAllocZero(ctx, sizeof(*tb));
-	uint64		size = 16;
-
-	while (size * 3 / 4 < nelements)
-		size *= 2;
-	tb->size = size;
-	tb->mask = size - 1;
-	tb->ctx = ctx;
-	tb->private_data = private_data;
-	tb->data = MemoryContextAllocExtended(ctx, size * sizeof(CDMovBytesEntry),
-										  MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
-	return tb;
-}
-
-static void
-cdmov_bytes_destroy(struct cdmov_bytes_hash *tb)
-{
-	pfree(tb->data);
-	pfree(tb);
-}
-
-static void
-cdmov_bytes_grow(struct cdmov_bytes_hash *tb)
-{
-	CDMovBytesEntry *old = tb->data;
-	uint64		oldsize = tb->size;
-	uint64		i;
-
-	/* the hash has 32 bits: 2^32 slots, at most 3/4 of them used */
-	if (oldsize >= (UINT64CONST(1) << 32))
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("too many distinct values in a window frame")));
-	tb->size *= 2;
-	tb->mask = tb->size - 1;
-	tb->data = MemoryContextAllocExtended(tb->ctx,
-										  tb->size * sizeof(CDMovBytesEntry),
-										  MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
-	for (i = 0; i < oldsize; i++)
-	{
-		uint64		j;
-
-		if (old[i].count == 0)
-			continue;
-		j = old[i].hash & tb->mask;
-		while (tb->data[j].count != 0)
-			j = (j + 1) & tb->mask;
-		tb->data[j] = old[i];
-	}
-	pfree(old);
-}
-
-static inline CDMovBytesEntry *
-cdmov_bytes_insert_hash(struct cdmov_bytes_hash *tb, uint64 off, uint32 hash,
-						bool *found)
-{
-	const CDMoving *m = tb->private_data;
-	uint64		i;
-
-	if (unlikely((uint64) tb->members + 1 > tb->size * 3 / 4))
-		cdmov_bytes_grow(tb);
-	i = hash & tb->mask;
-	for (;;)
-	{
-		CDMovBytesEntry *e = &tb->data[i];
-
-		if (e->count == 0)
-		{
-			e->off = off;
-			e->hash = hash;
-			tb->members++;
-			*found = false;
-			return e;
-		}
-		if (e->hash == hash && cdmov_arena_equal(m, e->off, off))
-		{
-			*found = true;
-			return e;
-		}
-		i = (i + 1) & tb->mask;
-	}
-}
-
-static inline CDMovBytesEntry *
-cdmov_bytes_lookup_hash(struct cdmov_bytes_hash *tb, uint64 off, uint32 hash)
-{
-	const CDMoving *m = tb->private_data;
-	uint64		i = hash & tb->mask;
-
-	for (;;)
-	{
-		CDMovBytesEntry *e = &tb->data[i];
-
-		if (e->count == 0)
-			return NULL;
-		if (e->hash == hash && cdmov_arena_equal(m, e->off, off))
-			return e;
-		i = (i + 1) & tb->mask;
-	}
-}
-
-/* delete the entry e (backward shift: no tombstones) */
-static inline void
-cdmov_bytes_delete_entry(struct cdmov_bytes_hash *tb, CDMovBytesEntry *e)
-{
-	uint64		i = e - tb->data;
-	uint64		j = i;
-
-	for (;;)
-	{
-		uint64		home;
-
-		j = (j + 1) & tb->mask;
-		if (tb->data[j].count == 0)
-			break;
-		home = tb->data[j].hash & tb->mask;
-		/* can the entry at j move to the hole at i? (home not in (i, j]) */
-		if (((j - home) & tb->mask) >= ((j - i) & tb->mask))
-		{
-			tb->data[i] = tb->data[j];
-			i = j;
-		}
-	}
-	tb->data[i].count = 0;
-	tb->members--;
-}
-
-static inline void
-cdmov_bytes_start_iterate(struct cdmov_bytes_hash *tb, cdmov_bytes_iterator *it)
-{
-	it->cur = 0;
-}
-
-static inline CDMovBytesEntry *
-cdmov_bytes_iterate(struct cdmov_bytes_hash *tb, cdmov_bytes_iterator *it)
-{
-	while (it->cur < tb->size)
-	{
-		CDMovBytesEntry *e = &tb->data[it->cur++];
-
-		if (e->count != 0)
-			return e;
-	}
-	return NULL;
-}
+#define CDMOV_MAX_BYTE_KEYS		(PG_UINT32_MAX / 4 * 3)
 
 /*
  * The first size of a table (entries it holds before it grows), and of an
@@ -534,6 +399,10 @@ cdmov_add(CDMoving *m, Datum value)
 				uint64		off = cdmov_arena_probe(m, value, &hash);
 				CDMovBytesEntry *e;
 
+				if (unlikely(m->bytes->members >= CDMOV_MAX_BYTE_KEYS))
+					ereport(ERROR,
+							(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+							 errmsg("too many distinct values in a window frame")));
 				e = cdmov_bytes_insert_hash(m->bytes, off, hash, &found);
 				if (!found)
 				{
@@ -606,7 +475,12 @@ cdmov_remove(CDMoving *m, Datum value)
 				{
 					uint64		keyoff = e->off;
 
-					cdmov_bytes_delete_entry(m->bytes, e);
+#if PG_VERSION_NUM >= 140000
+					cdmov_bytes_delete_item(m->bytes, e);
+#else
+					/* the key is still in the arena, where its hash comes from */
+					cdmov_bytes_delete(m->bytes, keyoff);
+#endif
 					m->arena_dead += CDMOV_LENSZ + cdmov_arena_len(m->arena, keyoff);
 					m->ndistinct--;
 					if (cdmov_table_sparse(m->bytes->size, m->bytes->members))

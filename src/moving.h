@@ -13,9 +13,9 @@
  * The structure is picked by the key type (cd_moving_kind(), key_moving.h):
  *
  *	- keys whose equality is key equality (fixed-width keys, CD_KEY_BYTES):
- *	  a hash table from key to row count (fixed-width keys: lib/simplehash.h;
- *	  byte keys: a linear-probing table with 16-byte entries, moving.c; both
- *	  delete by shifting entries back, so removing leaves no tombstones).
+ *	  a hash table from key to row count (lib/simplehash.h, 16-byte
+ *	  entries; it deletes by shifting entries back, so removing leaves no
+ *	  tombstones).
  *	  Adding or removing a row costs O(1) expected.  Byte
  *	  keys live in one arena per state, compacted when more than half of it
  *	  is dead; the table shrinks when it is mostly empty.  The array final

@@ -32,13 +32,13 @@
  */
 #include "postgres.h"
 
+#include "alloc.h"
 #include "miscadmin.h"
 #include "port/pg_bitutils.h"
 #include "port/pg_bswap.h"
 #include "utils/memutils.h"
 
 #include "errors.h"
-#include "hugepage.h"
 #include "keypack.h"
 #include "keyunion.h"
 #include "packedset.h"

@@ -159,13 +159,8 @@ cd_note_tail(CDSet *set, uint8 flag, Size total, Size kept)
  * minus the packed part (packedset.c: tail_target), so keys that compress
  * less save little memory for the CPU time of a packed set's compactions,
  * which decode and encode every key (random int4: below about 100k keys per
- * group).  Measured (bench/results/packed/README.md): callgrind, 100 groups
- * of 20k random int4, 536M instructions packed, 447M fixed-width (main
- * 444M); 10M rows, 1/2 instead of 3/5: one group 0.64x the data, 100
- * groups of 100k 1.02x (no set packed), 50% one value 0.64x, but the
- * conversions come late and the backend's RSS peaked at 1.03x, 1.10x and
- * 1.28x the data; with 3/5: 0.66x, 0.93x, 0.72x, RSS peaks 0.78x, 0.95x,
- * 0.96x.
+ * group).  A lower bar (1/2) packs later, so that the backend's peak comes
+ * before the conversions (bench/README.md, "Measurements behind the code").
  */
 static inline bool
 cd_pack_pays_off(Size packed, Size raw)
@@ -181,9 +176,8 @@ cd_pack_pays_off(Size packed, Size raw)
  * front-coded (the state is taken over or kept as a run, and counted by a
  * k-way merge, instead of copied into entries and merged), so the 3/5 of
  * cd_pack_pays_off, which pays for compactions that decode and encode every
- * key, does not apply.  One group of 10M uuid, 2 workers (6 interleaved
- * rounds): Finalize's peak 218 -> 156 MB (the data: 160 MB), the leader's
- * final phase 743-1231 -> 702-794 ms, the query 2458-3302 -> 2394-2674 ms.
+ * key, does not apply.  Keeping it front-coded lowers the Finalize
+ * aggregate's peak memory as well (bench/README.md).
  */
 static inline bool
 cd_front_state_stays(Size front, Size raw)

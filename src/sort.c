@@ -10,10 +10,10 @@
  */
 #include "postgres.h"
 
+#include "alloc.h"
 #include "miscadmin.h"
 #include "port/pg_bitutils.h"
 
-#include "hugepage.h"
 #include "key.h"
 #include "sort.h"
 

@@ -9,10 +9,8 @@
  * under the Gather too) or below a partitionwise aggregate, straight to the
  * deserialization function of the same backend.  Returned as a plain
  * bytea, a large state was built once, then copied into the tuple, or read
- * back, checked and copied into a new set; at about 110 MB a state (one
- * group of 10M uuid-like texts, 2 workers) every new buffer also costs its
- * page faults, and zeroing pages took half of the leader's time once the
- * workers were done.
+ * back, checked and copied into a new set; for a large state every new
+ * buffer also costs its page faults.
  *
  * As an expanded object, the state is a reference to the compacted set
  * (set.h: CDStateImage) until someone needs its bytes: forming a tuple
@@ -31,10 +29,11 @@
  * (ungrouped) Finalize Aggregate copies the first state it reads, which
  * flattens it; a Finalize HashAggregate reads them as they come.
  *
- * Measured (PostgreSQL 15, 2 workers forced, 8 interleaved rounds, 10M
- * uuid-like texts): in 2 groups 2,009-2,791 -> 1,798-2,409 ms (serial
- * 2,316-2,632), in one group 1,702-2,422 -> 1,724-2,269 ms (serial
- * 1,677-2,066); 10M int4 in one group unchanged (529-629, 510-605 ms).
+ * PostgreSQL 16 and later pass the serialization function's result on as
+ * it is (a read-only pointer to the object); up to 15, nodeAgg keeps it
+ * only because of how MemoryContextContains() reads the object's header
+ * (state_object.c).  The measurements that keep this module are in
+ * bench/README.md ("Measurements behind the code").
  *
  *-------------------------------------------------------------------------
  */

@@ -8,10 +8,10 @@
  */
 #include "postgres.h"
 
+#include "alloc.h"
 #include "miscadmin.h"
 #include "utils/memutils.h"
 
-#include "hugepage.h"
 #include "varentry.h"
 
 /* Index the n entries of data[from, to) (images in arena) and sort them. */

@@ -43,12 +43,12 @@
  */
 #include "postgres.h"
 
+#include "alloc.h"
 #include "miscadmin.h"
 #include "utils/memutils.h"
 
 #include "errors.h"
 #include "frontset.h"
-#include "hugepage.h"
 #include "keypack.h"
 #include "policy.h"
 #include "varentry.h"

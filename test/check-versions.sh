@@ -6,8 +6,10 @@
 #   - CHANGELOG.md: the latest section ("## X.Y.Z");
 #   - sql/count_distinct--X.Y.Z.sql exists and is the only install script,
 #     and names that version in its first line;
-#   - README.md: the version shown after ALTER EXTENSION ... UPDATE, and the
-#     install script, update script, PGXN zip and .deb names it mentions;
+#   - README.md and DEVELOPMENT.md: the version shown after ALTER EXTENSION
+#     ... UPDATE, and the install script, update script, PGXN zip and .deb
+#     names they mention (docs/upgrading.md's checked example prints the
+#     installed version: test/drivers/68-doc-examples.sh);
 #   - Makefile: UPDATE_FROM lists only earlier versions, from each of which
 #     the steps in sql/update/ (FROM--NEXT.sql, 3.0.x--NEXT.sql for 3.0.*)
 #     lead to this version, every step is on such a path, and every earlier
@@ -90,17 +92,18 @@ others=$(ls sql/count_distinct--*.sql 2>/dev/null | grep -vE -- '--[^-]+--' | gr
 if [ -n "$others" ]; then bad "install scripts of other versions: $others (rename the install script, don't copy it)"
 else ok "one install script"; fi
 
-# README.md
-if [ -f README.md ]; then
-    for w in $(sed -n 's/.*extversion FROM pg_extension.*--[[:space:]]*\([0-9][0-9.]*[0-9]\).*/\1/p' README.md) \
-             $(grep -oE 'count_distinct--([0-9]+\.[0-9]+\.[0-9]+|OLD)(--[0-9]+\.[0-9]+\.[0-9]+)?\.sql' README.md \
+# README.md and DEVELOPMENT.md
+for f in README.md DEVELOPMENT.md; do
+    [ -f "$f" ] || continue
+    for w in $(sed -n 's/.*extversion FROM pg_extension.*--[[:space:]]*\([0-9][0-9.]*[0-9]\).*/\1/p' "$f") \
+             $(grep -oE 'count_distinct--([0-9]+\.[0-9]+\.[0-9]+|OLD)(--[0-9]+\.[0-9]+\.[0-9]+)?\.sql' "$f" \
                  | sed -E 's/\.sql$//; s/.*--//') \
-             $(grep -oE 'count_distinct-[0-9]+\.[0-9]+\.[0-9]+\.zip' README.md | sed -E 's/.*-//; s/\.zip$//') \
-             $(grep -oE 'count-distinct_[0-9]+\.[0-9]+\.[0-9]+-' README.md | sed -E 's/.*_//; s/-$//'); do
-        [ "$w" = "$v" ] || { bad "README.md mentions version $w where the current one belongs"; continue; }
-        ok "README.md mentions $w"
+             $(grep -oE 'count_distinct-[0-9]+\.[0-9]+\.[0-9]+\.zip' "$f" | sed -E 's/.*-//; s/\.zip$//') \
+             $(grep -oE 'count-distinct_[0-9]+\.[0-9]+\.[0-9]+-' "$f" | sed -E 's/.*_//; s/-$//'); do
+        [ "$w" = "$v" ] || { bad "$f mentions version $w where the current one belongs"; continue; }
+        ok "$f mentions $w"
     done
-fi
+done
 
 # Makefile UPDATE_FROM and sql/update/: from each version in UPDATE_FROM,
 # the steps sql/update/A--B.sql (3.0.x--B.sql for 3.0.*) lead to the

@@ -18,7 +18,16 @@ alone in one subquery so the planner may run them in parallel or in a
 spilling HashAggregate, compared with EXCEPT ALL against a native subquery),
 "window" (random PARTITION BY, ORDER BY and ROWS / RANGE with int, date and
 timestamp offsets / GROUPS frames with any bounds and EXCLUDE, FILTER)
-and "corr" (correlated scalar subqueries).  Inputs are the table itself, a
+and "corr" (correlated scalar subqueries).
+
+--replace-native: transparent mode (count_distinct.replace_native).  The
+extension side of a count pair is then an unmodified count(DISTINCT v),
+which the setting plans as count_distinct(v), and the native side counts
+without count(DISTINCT): the length of native array_agg(DISTINCT v) over
+the non-NULL values.  Every session loads the library
+(session_preload_libraries, so the server must let the user set it) and
+switches the setting on; the plans (EXPLAIN VERBOSE) are counted: planned
+as count_distinct, or left native (many small groups, src/replace_native.c).  Inputs are the table itself, a
 UNION ALL of it (parallel append) or an ORDER BY ... LIMIT subquery.  Planner
 settings per query: default, forced parallel, spilling hash aggregation
 (work_mem=64kB, enable_sort=off, hash_mem_multiplier=1), both, or sorted
@@ -30,6 +39,7 @@ shrunk (fewer rows) and printed as a self-contained SQL reproducer.
     python3 test/difftest.py --seed 1 --cases 40
     python3 test/difftest.py --seed 7 --minutes 30       # long mode
     python3 test/difftest.py --seed 1 --case 17          # rerun one case
+    python3 test/difftest.py --seed 1 --replace-native   # transparent mode
 
 Talks to the server with psql (from $CD_CLUSTER_BINDIR if set) using the
 usual PGHOST/PGPORT/PGUSER/PGDATABASE.  Needs the extension installed in the
@@ -247,6 +257,9 @@ def psql_path():
 PSQL = None
 
 
+REPLACE_NATIVE = False   # --replace-native
+
+
 def psql(commands, stdin=None, timeout=600):
     """Run commands (list of SQL strings) in one session; return stdout."""
     args = [PSQL, "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-v", "VERBOSITY=verbose"]
@@ -255,6 +268,9 @@ def psql(commands, stdin=None, timeout=600):
     env = dict(os.environ)
     env["PGOPTIONS"] = (env.get("PGOPTIONS", "") + " -c jit=off -c client_min_messages=warning"
                         " -c search_path=%s,public -c TimeZone=UTC -c extra_float_digits=3" % SCHEMA)
+    if REPLACE_NATIVE:
+        env["PGOPTIONS"] += (" -c session_preload_libraries=count_distinct"
+                             " -c count_distinct.replace_native=on")
     env.setdefault("PGCLIENTENCODING", "UTF8")
     p = subprocess.run(args, input=stdin, capture_output=True, env=env, timeout=timeout,
                        encoding="utf-8", errors="replace")
@@ -458,6 +474,8 @@ class Case:
                "-- " + detail.replace("\n", "\n-- "),
                "CREATE EXTENSION IF NOT EXISTS count_distinct;",
                "SET TimeZone = 'UTC';", "SET jit = off;"]
+        if REPLACE_NATIVE:
+            out += ["LOAD 'count_distinct';", "SET count_distinct.replace_native = on;"]
         for d in self.domains():
             out.append(domain_ddl(d) + ";")
         for t in self.type_sql()[1:]:
@@ -488,6 +506,24 @@ MODES = {
     "spill": ["SET work_mem = '64kB'", "SET enable_sort = off", "SET hash_mem_multiplier = 1"],
     "sorted": ["SET enable_hashagg = off"],
 }
+
+
+def native_count(expr, cond, nullable=True):
+    """count(DISTINCT expr) FILTER (WHERE TRUE cond) without count(DISTINCT)
+    (--replace-native): array_agg(DISTINCT) is never rewritten."""
+    return ("coalesce(array_length(array_agg(DISTINCT %s) FILTER (WHERE %s%s), 1), 0)"
+            % (expr, "%s IS NOT NULL" % expr if nullable else "true", cond))
+
+
+def count_pair(ext_fn, expr, fil, native_expr, cond, nullable=True):
+    """(ext, native) of a count: ext_fn(expr) against count(DISTINCT
+    native_expr), or, with --replace-native, count(DISTINCT expr) (where
+    ext_fn is count_distinct) against native_count."""
+    if REPLACE_NATIVE:
+        ext = ("count(DISTINCT %s)%s" % (expr, fil) if ext_fn == "count_distinct"
+               else "%s(%s)%s" % (ext_fn, expr, fil))
+        return ext, native_count(native_expr, cond, nullable)
+    return "%s(%s)%s" % (ext_fn, expr, fil), "count(DISTINCT %s)%s" % (native_expr, fil)
 
 
 def record_expr(rng, case, arrays_of_records=True):
@@ -530,14 +566,14 @@ def record_expr(rng, case, arrays_of_records=True):
     return "ROW(%s, %s)" % (comp, a)
 
 
-def record_pair(rng, case, fil):
+def record_pair(rng, case, fil, andf=""):
     """An aggregate over a record (record_expr; records are never NULL
     themselves)."""
     expr = record_expr(rng, case)
     if expr is None:
         return None
     if expr.startswith("ARRAY") or rng.random() < 0.5:
-        return ("count_distinct(%s)%s" % (expr, fil), "count(DISTINCT %s)%s" % (expr, fil), None)
+        return count_pair("count_distinct", expr, fil, expr, andf, nullable=False) + (None,)
     return ("array_agg_distinct(%s)%s" % (expr, fil),
             "coalesce(array_agg(DISTINCT %s ORDER BY %s)%s, '{}')" % (expr, expr, fil), None)
 
@@ -551,7 +587,8 @@ def agg_pairs(rng, case, where_f, with_arrays=True, elements_ok=True):
     for _ in range(rng.randint(1, 4)):
         if rng.random() < RECORD_SHARE:
             f = rng.choice([None, None, "id % 3 = 0"]) if where_f else None
-            p = record_pair(rng, case, " FILTER (WHERE %s)" % f if f else "")
+            p = record_pair(rng, case, " FILTER (WHERE %s)" % f if f else "",
+                            " AND (%s)" % f if f else "")
             if p is not None:
                 pairs.append(p)
                 continue
@@ -563,24 +600,22 @@ def agg_pairs(rng, case, where_f, with_arrays=True, elements_ok=True):
         fil = " FILTER (WHERE %s)" % f if f else ""
         andf = " AND (%s)" % f if f else ""
         kind = rng.choice(["count", "array"]) if with_arrays else "count"
-        if c.is_array and rng.random() < 0.3:
-            # the array itself as the value (array keys)
-            pairs.append(("count_distinct(%s)%s" % (c.name, fil),
-                          "count(DISTINCT %s)%s" % (c.name, fil), None))
+        if c.is_array and not REPLACE_NATIVE and rng.random() < 0.3:
+            # the array itself as the value (array keys; not with
+            # --replace-native, whose native side would stack the arrays)
+            pairs.append(count_pair("count_distinct", c.name, fil, c.name, andf) + (None,))
             continue
         if c.is_array:
             v = "x_" + c.name
             if kind == "count":
-                pairs.append(("count_distinct_elements(%s)%s" % (c.name, fil),
-                              "count(DISTINCT %s)%s" % (v, fil), c))
+                pairs.append(count_pair("count_distinct_elements", c.name, fil, v, andf) + (c,))
             else:
                 pairs.append(("array_agg_distinct_elements(%s)%s::%s" % (c.name, fil, c.base_array),
                               "coalesce(array_agg(DISTINCT %s ORDER BY %s) FILTER (WHERE %s IS NOT NULL%s), '{}')::%s"
                               % (v, v, v, andf, c.base_array), c))
         else:
             if kind == "count":
-                pairs.append(("count_distinct(%s)%s" % (c.name, fil),
-                              "count(DISTINCT %s)%s" % (c.name, fil), None))
+                pairs.append(count_pair("count_distinct", c.name, fil, c.name, andf) + (None,))
             else:
                 pairs.append(("array_agg_distinct(%s)%s::%s" % (c.name, fil, c.base_array),
                               "coalesce(array_agg(DISTINCT %s ORDER BY %s) FILTER (WHERE %s IS NOT NULL%s), '{}')::%s"
@@ -590,7 +625,7 @@ def agg_pairs(rng, case, where_f, with_arrays=True, elements_ok=True):
             not c.is_array for c in case.cols) else None
         if c is None:
             return []
-        pairs.append(("count_distinct(%s)" % c.name, "count(DISTINCT %s)" % c.name, None))
+        pairs.append(count_pair("count_distinct", c.name, "", c.name, "") + (None,))
     return pairs
 
 
@@ -854,7 +889,8 @@ def run_query(settings, query):
 
 def explain_run(settings, query):
     """Run the query under EXPLAIN ANALYZE: (number of result rows, plan text)."""
-    plan = psql(settings + ["EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) " + query])
+    plan = psql(settings + ["EXPLAIN (ANALYZE, %sCOSTS OFF, TIMING OFF, SUMMARY OFF) "
+                            % ("VERBOSE, " if REPLACE_NATIVE else "") + query])
     first = plan.strip().splitlines()[0]
     m = next(re.finditer(r"actual rows=(\d+) loops=(\d+)", first), None)
     nrows = int(m.group(1)) * int(m.group(2)) if m else -1
@@ -935,7 +971,7 @@ def check_no_equality(log):
 
 
 def main():
-    global PSQL, ONLY_SHAPES, RECORD_SHARE
+    global PSQL, ONLY_SHAPES, RECORD_SHARE, REPLACE_NATIVE
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--seed", default="1")
     ap.add_argument("--cases", type=int, default=40)
@@ -948,6 +984,8 @@ def main():
     ap.add_argument("--max-failures", type=int, default=5)
     ap.add_argument("--records", type=float, default=None,
                     help="share of aggregates over records (default %s)" % RECORD_SHARE)
+    ap.add_argument("--replace-native", action="store_true",
+                    help="transparent mode: unmodified count(DISTINCT) planned as count_distinct")
     ap.add_argument("--shapes", default=None,
                     help="comma-separated subset of the query shapes (mixed,split,window,corr)")
     args = ap.parse_args()
@@ -955,6 +993,7 @@ def main():
         ONLY_SHAPES = args.shapes.split(",")
     if args.records is not None:
         RECORD_SHARE = args.records
+    REPLACE_NATIVE = args.replace_native
     PSQL = psql_path()
     long_mode = args.minutes is not None
 
@@ -1019,6 +1058,14 @@ def main():
                         "plan: partial aggregate in workers", 0) + 1
                 if "HashAggregate" in plan or "MixedAggregate" in plan:
                     stats["plan: hash aggregate"] = stats.get("plan: hash aggregate", 0) + 1
+                if REPLACE_NATIVE and "count(DISTINCT" in query:
+                    # left native: planned again because count_distinct would
+                    # have hash-aggregated many small groups (the rule of
+                    # src/replace_native.c); the result is compared all the same
+                    key2 = ("plan: count(DISTINCT) left native (many small groups)"
+                            if "count(DISTINCT" in plan else
+                            "plan: count(DISTINCT) planned as count_distinct")
+                    stats[key2] = stats.get(key2, 0) + 1
                 if re.findall(r"Batches: (?:[2-9]|\d\d+)", plan):
                     stats["plan: spilled hash aggregate"] = stats.get(
                         "plan: spilled hash aggregate", 0) + 1

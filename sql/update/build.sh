@@ -7,7 +7,7 @@
 # sql/update/ holds one step per release, A--B.sql: what version B added or
 # changed over version A, written the way the install script is (a plain
 # CREATE for every new object; only objects that are already members of the
-# extension are altered, replaced or dropped; see the README, "Update
+# extension are altered, replaced or dropped; see DEVELOPMENT.md, "Update
 # scripts").  3.0.x--B.sql is the step of 3.0.0, 3.0.1 and 3.0.2 (the same
 # catalog).  The script from FROM is the steps from FROM to TO, in order, so
 # that PostgreSQL runs them as one script, in one transaction.

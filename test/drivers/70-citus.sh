@@ -17,7 +17,11 @@
 #     rows are gathered on the coordinator, still exact;
 #   - stored sets: distinct_set_agg, and a distributed table of stored sets
 #     rolled up with distinct_set_union_agg / distinct_set_intersect_agg
-#     (pushed down, combined on the coordinator).
+#     (pushed down, combined on the coordinator);
+#   - transparent mode (count_distinct.replace_native): an unmodified
+#     COUNT(DISTINCT v) planned as count_distinct, pushed down as partial
+#     states, equal to the same statement with the setting off; an argument
+#     without a typed overload (a record) left native.
 #
 #   CD_CITUS_SRC=path/to/citus-src-COMMIT.tar.xz bash test/drivers/70-citus.sh
 #   bash test/drivers/70-citus.sh path/to/citus-src-COMMIT.tar.xz
@@ -382,6 +386,54 @@ if [ "$out" = "100,0" ]; then
     ok "distinct_set_intersect_agg of stored sets, GROUP BY g: 100 groups equal to native"
 else
     bad "distinct_set_intersect_agg, GROUP BY g: groups,differing = $out"
+fi
+
+# Transparent mode: an unmodified COUNT(DISTINCT v) with the library loaded
+# by the session (session_preload_libraries: its planner hook runs before
+# Citus's, installed by shared_preload_libraries) and
+# count_distinct.replace_native on, under Citus's default settings: planned
+# as count_distinct, pushed down as partial states, and equal to native (the
+# same statement with the setting off).
+tm_node() {   # tm_node on|off [psql args]
+    local setting=$1; shift
+    PGOPTIONS="-c session_preload_libraries=count_distinct -c count_distinct.replace_native=$setting" node 0 "$@"
+}
+for col in v s u; do
+    for q in "SELECT count(DISTINCT $col) FROM t" \
+             "SELECT g, count(DISTINCT $col), count(*) FROM t GROUP BY g ORDER BY g"; do
+        off=$(tm_node off -c "$q" 2>&1)
+        on=$(tm_node on -c "$q" 2>&1)
+        if [ -n "$off" ] && [ "$off" = "$on" ] && ! echo "$off" | grep -q ERROR; then
+            ok "transparent mode: $q: equal with the setting off and on ($(echo "$on" | wc -l) rows)"
+        else
+            bad "transparent mode: $q: off and on differ"
+            diff <(echo "$off") <(echo "$on") | head -10
+        fi
+    done
+    plan=$(tm_node on -c "EXPLAIN (VERBOSE, COSTS OFF) SELECT g, count(DISTINCT $col) FROM t GROUP BY g" 2>&1)
+    if echo "$plan" | grep -q "worker_binary_partial_agg" && echo "$plan" | grep -q "coord_binary_combine_agg" \
+        && echo "$plan" | grep -q "count_distinct" && ! echo "$plan" | grep -q "count(DISTINCT"; then
+        ok "transparent mode: count(DISTINCT $col) GROUP BY g planned as count_distinct, pushed down as partial states"
+    else
+        bad "transparent mode: count(DISTINCT $col) GROUP BY g not pushed down as count_distinct:"; echo "$plan" | head -30
+    fi
+done
+# a type without a typed overload (an anonymous record): Citus would refuse
+# the polymorphic count_distinct, so the rewrite leaves it native
+q="SELECT g, count(DISTINCT (v, s)) FROM t GROUP BY g ORDER BY g"
+off=$(tm_node off -c "$q" 2>&1)
+on=$(tm_node on -c "$q" 2>&1)
+plan=$(tm_node on -c "EXPLAIN (VERBOSE, COSTS OFF) $q" 2>&1)
+if [ -n "$off" ] && [ "$off" = "$on" ] && ! echo "$off" | grep -q ERROR && ! echo "$plan" | grep -q "count_distinct"; then
+    ok "transparent mode: count(DISTINCT (v, s)) (no typed overload) stays native, equal with the setting off and on"
+else
+    bad "transparent mode: count(DISTINCT (v, s)):"; diff <(echo "$off") <(echo "$on") | head -5; echo "$plan" | head -20
+fi
+plan=$(tm_node off -c "EXPLAIN (VERBOSE, COSTS OFF) SELECT g, count(DISTINCT v) FROM t GROUP BY g" 2>&1)
+if echo "$plan" | grep -q "count_distinct"; then
+    bad "transparent mode off: count(DISTINCT v) planned as count_distinct"
+else
+    ok "transparent mode off: count(DISTINCT v) stays native"
 fi
 
 finish

@@ -634,33 +634,6 @@ errhint(const char *fmt,...)
 	return 0;
 }
 
-/* ---- settings (hugepage.c): take their boot values ---- */
-
-#include "utils/guc.h"
-
-void
-DefineCustomBoolVariable(const char *name, const char *short_desc,
-						 const char *long_desc, bool *valueAddr,
-						 bool bootValue, GucContext context, int flags,
-						 GucBoolCheckHook check_hook,
-						 GucBoolAssignHook assign_hook,
-						 GucShowHook show_hook)
-{
-	*valueAddr = bootValue;
-}
-
-#if PG_VERSION_NUM >= 150000
-void
-MarkGUCPrefixReserved(const char *className)
-{
-}
-#else
-void
-EmitWarningsOnPlaceholders(const char *className)
-{
-}
-#endif
-
 /* ---- the catalog, as value_io.c reads it: the types above, no collations ---- */
 
 #include "access/htup_details.h"

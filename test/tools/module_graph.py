@@ -4,7 +4,7 @@
 
     python3 test/tools/module_graph.py [--dot]
 
-Checks that the modules form no cycle and that README.md's source table
+Checks that the modules form no cycle and that DEVELOPMENT.md's source map
 names every module; prints "N passed, N failed"."""
 import os
 import re
@@ -75,13 +75,13 @@ else:
     print(f"ok: {len(edges)} modules of src/ form no cycle by their includes")
     passed += 1
 
-readme = open(os.path.join(top, "README.md")).read()
+readme = open(os.path.join(top, "DEVELOPMENT.md")).read()
 missing = [m for m in sorted(edges) if not re.search(r"`(src/)?" + re.escape(m) + r"(\.[ch])?`", readme)]
 if missing:
-    print("FAIL: README.md's source table does not name: " + ", ".join(missing))
+    print("FAIL: DEVELOPMENT.md's source map does not name: " + ", ".join(missing))
     failed += 1
 else:
-    print("ok: README.md names every module")
+    print("ok: DEVELOPMENT.md names every module")
     passed += 1
 print(f"modules: {passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)
