@@ -16,7 +16,7 @@ $CC -O2 -g -Wall -Werror -Wno-unused-function ${CD_BENCH_CFLAGS:-} \
     -I src -I test/fuzz -I "$inc" -o "$tmp/set_bench" \
     bench/micro/set_bench.c test/fuzz/pgstub.c \
     src/packedset.c src/keyunion.c src/fixedset.c src/set.c src/varset.c \
-    src/varentry.c src/frontset.c src/policy.c src/sort.c src/key.c \
+    src/varentry.c src/frontset.c src/policy.c src/sort.c src/key.c src/key_record.c \
     src/errors.c src/serialize.c src/keypack.c src/value_io.c src/alloc.c \
     src/registry.c
 "$tmp/set_bench" "${1:-10000000}" "${2:-5}"

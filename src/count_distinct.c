@@ -28,6 +28,7 @@
 #include "compat.h"
 #include "errors.h"
 #include "key.h"
+#include "key_record.h"
 #include "moving.h"
 #include "registry.h"
 #include "replace_native.h"
@@ -316,18 +317,22 @@ value_type(FunctionCallInfo fcinfo, int argno)
  * The key type of a transition function's value argument (1) (for_set: the
  * registry's entry for sets, which tags a set state): its type
  * under the call's collation; an untyped literal's, text under the
- * database's default collation (as the native DISTINCT coerces it).
+ * database's default collation (as the native DISTINCT coerces it).  An
+ * anonymous record's is that of its row type, which value (the group's
+ * first) tells (key_record.h).
  */
 static const CDKeyType *
-value_keytype(FunctionCallInfo fcinfo, bool for_set)
+value_keytype(FunctionCallInfo fcinfo, bool for_set, Datum value)
 {
 	Oid			typid = value_type(fcinfo, 1);
 	Oid			collation = fn_cache(fcinfo)->literal ?
 		DEFAULT_COLLATION_OID : PG_GET_COLLATION();
+	int32		typmod = -1;
 
-	if (for_set)
-		return cd_registry_set_keytype(fcinfo, typid, collation);
-	return cd_registry_keytype(fcinfo, typid, collation);
+	if (typid == RECORDOID)
+		typmod = cd_record_value_typmod(value);
+	return cd_registry_keytype_typmod(fcinfo, typid, typmod, collation,
+									  for_set);
 }
 
 /*
@@ -429,8 +434,10 @@ count_distinct_append(PG_FUNCTION_ARGS)
 		alloc = cd_registry_alloc(fcinfo, aggcontext, &local);
 		if (set == NULL)
 		{
-			set = cd_set_create(value_keytype(fcinfo, true), alloc);
-			set = cd_set_add_value(set, value_arg(fcinfo), alloc);
+			Datum		value = value_arg(fcinfo);
+
+			set = cd_set_create(value_keytype(fcinfo, true, value), alloc);
+			set = cd_set_add_value(set, value, alloc);
 			PG_RETURN_POINTER(set);
 		}
 	}
@@ -635,8 +642,9 @@ count_distinct_deserial(PG_FUNCTION_ARGS)
 	{
 		CDSet	   *set;
 
-		kt = cd_registry_set_keytype(fcinfo, local->set->kt->typid,
-									 local->set->kt->collation);
+		kt = cd_registry_keytype_typmod(fcinfo, local->set->kt->typid,
+										local->set->kt->typmod,
+										local->set->kt->collation, true);
 		set = cd_set_from_local_state(local, kt);
 		if (set != NULL)
 			PG_RETURN_POINTER(set);
@@ -646,7 +654,8 @@ count_distinct_deserial(PG_FUNCTION_ARGS)
 	cache->refs.mcxt = fcinfo->flinfo->fn_mcxt;
 	cd_state_read_header(&buf, VARDATA_ANY(bytes), VARSIZE_ANY_EXHDR(bytes),
 						 &cache->refs, &h);
-	kt = cd_registry_set_keytype(fcinfo, h.typid, h.collation);
+	kt = cd_registry_keytype_typmod(fcinfo, h.typid, h.typmod, h.collation,
+									true);
 	PG_RETURN_POINTER(cd_set_deserialize(&buf, &h, kt,
 										 cd_registry_value_io(kt)));
 }
@@ -787,7 +796,8 @@ count_distinct_moving_append(PG_FUNCTION_ARGS)
 	if (!PG_ARGISNULL(1))
 	{
 		if (m->kt == NULL)
-			cdmov_set_keytype(m, value_keytype(fcinfo, false));
+			cdmov_set_keytype(m, value_keytype(fcinfo, false,
+											   value_arg(fcinfo)));
 		else
 			check_value_type(fcinfo, m->kt);
 		cdmov_add(m, value_arg(fcinfo));

@@ -33,6 +33,9 @@
 static int
 format_encoding(const CDKeyType *kt)
 {
+	/* byte keys of records and arrays (key_record.h): not stored yet */
+	if (kt->record != NULL)
+		dsk_check_storable(kt);
 	switch (kt->encoding)
 	{
 		case CD_KEY_BOOL:

@@ -57,6 +57,13 @@ dsk_check_storable(const CDKeyType *kt)
 				 errdetail("Its collation %s is nondeterministic: values can be equal without having the same representation, so a set of them has no canonical form.",
 						   get_collation_name(collation)),
 				 errhint("count_distinct and array_agg_distinct accept this type.")));
+	if (kt->record != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("distinct_set cannot hold values of type %s",
+						format_type_be(kt->typid)),
+				 errdetail("Stored sets of records and arrays are not supported yet."),
+				 errhint("count_distinct and array_agg_distinct accept this type.")));
 	if (kt->encoding == CD_KEY_COMPARATOR)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),

@@ -60,19 +60,9 @@ static const CDFixedKeyRule fixed_key_rules[] = {
 };
 
 /*
- * Encoded byte keys: types whose "=" is not byte equality of their values,
- * but which have a normalized encoding whose memcmp order (then length) is
- * the btree order and whose byte equality is "=".  Each codec gives the
- * key's length, writes it, and decodes a key back to one value of its
- * equality class (false: not a key the encoder produces).
+ * Encoded byte keys (CDByteCodec, key.h) of scalar types: the kt argument
+ * is unused by these.
  */
-typedef struct CDByteCodec
-{
-	Oid			typid;
-	Size		(*size) (Datum value);
-	void		(*write) (Datum value, char *dst);
-	bool		(*decode) (const char *key, Size len, Datum *value);
-} CDByteCodec;
 
 /*
  * numeric.  The on-disk format (numeric.c; stable, as pg_upgrade requires):
@@ -190,7 +180,7 @@ numeric_parts(Datum value, CDNumericParts *parts)
 }
 
 static Size
-numeric_key_size(Datum value)
+numeric_key_size(const CDKeyType *kt, Datum value)
 {
 	CDNumericParts parts;
 
@@ -207,7 +197,7 @@ numeric_key_size(Datum value)
 }
 
 static void
-numeric_key_write(Datum value, char *dst)
+numeric_key_write(const CDKeyType *kt, Datum value, char *dst)
 {
 	CDNumericParts parts;
 	uint8	   *d = (uint8 *) dst;
@@ -237,7 +227,8 @@ numeric_key_write(Datum value, char *dst)
 }
 
 static bool
-numeric_key_decode(const char *key, Size len, Datum *value)
+numeric_key_decode(const CDKeyType *kt, const char *key, Size len,
+                    Datum *value)
 {
 	const uint8 *k = (const uint8 *) key;
 	struct varlena *v;
@@ -362,7 +353,7 @@ numeric_key_decode(const char *key, Size len, Datum *value)
 #define CDI_DAY_BIAS	(INT64CONST(1) << 39)
 
 static Size
-interval_key_size(Datum value)
+interval_key_size(const CDKeyType *kt, Datum value)
 {
 	return CDI_KEY_LEN;
 }
@@ -385,7 +376,7 @@ get_40(const uint8 *d)
 }
 
 static void
-interval_key_write(Datum value, char *dst)
+interval_key_write(const CDKeyType *kt, Datum value, char *dst)
 {
 	Interval   *iv = DatumGetIntervalP(value);
 	int64		days = (int64) iv->month * DAYS_PER_MONTH + iv->day;
@@ -402,7 +393,8 @@ interval_key_write(Datum value, char *dst)
 }
 
 static bool
-interval_key_decode(const char *key, Size len, Datum *value)
+interval_key_decode(const CDKeyType *kt, const char *key, Size len,
+                     Datum *value)
 {
 	const uint8 *k = (const uint8 *) key;
 	int64		days;
@@ -454,7 +446,7 @@ bpchar_true_len(const char *s, Size len)
 }
 
 static Size
-bpchar_key_size(Datum value)
+bpchar_key_size(const CDKeyType *kt, Datum value)
 {
 	struct varlena *v = (struct varlena *) DatumGetPointer(value);
 
@@ -462,7 +454,7 @@ bpchar_key_size(Datum value)
 }
 
 static void
-bpchar_key_write(Datum value, char *dst)
+bpchar_key_write(const CDKeyType *kt, Datum value, char *dst)
 {
 	struct varlena *v = (struct varlena *) DatumGetPointer(value);
 
@@ -470,7 +462,8 @@ bpchar_key_write(Datum value, char *dst)
 }
 
 static bool
-bpchar_key_decode(const char *key, Size len, Datum *value)
+bpchar_key_decode(const CDKeyType *kt, const char *key, Size len,
+                   Datum *value)
 {
 	struct varlena *v;
 
@@ -540,6 +533,7 @@ cd_keytype_init(CDKeyType *kt, Oid typid, Oid collation, MemoryContext mcxt)
 
 	memset(kt, 0, sizeof(*kt));
 	kt->typid = typid;
+	kt->typmod = -1;
 	kt->basetypid = basetypid;
 	get_typlenbyvalalign(basetypid, &kt->typlen, &kt->typbyval, &kt->typalign);
 
@@ -613,7 +607,8 @@ cd_keytype_equal(const CDKeyType *a, const CDKeyType *b)
 		(a->basetypid == b->basetypid &&
 		 a->encoding == b->encoding &&
 		 a->width == b->width &&
-		 a->collation == b->collation);
+		 a->collation == b->collation &&
+		 a->typmod == b->typmod);
 }
 
 void
@@ -693,7 +688,7 @@ cd_varkey_size(const CDKeyType *kt, Datum value, Datum *detoasted)
 	{
 		*detoasted = kt->typlen == -1 ?
 			PointerGetDatum(PG_DETOAST_DATUM_PACKED(value)) : value;
-		return kt->codec->size(*detoasted);
+		return kt->codec->size(kt, *detoasted);
 	}
 	if (kt->typlen == -1)
 	{
@@ -711,7 +706,7 @@ void
 cd_varkey_write(const CDKeyType *kt, Datum detoasted, char *dst)
 {
 	if (kt->codec != NULL)
-		kt->codec->write(detoasted, dst);
+		kt->codec->write(kt, detoasted, dst);
 	else if (kt->typlen == -1)
 	{
 		struct varlena *v = (struct varlena *) DatumGetPointer(detoasted);
@@ -758,7 +753,7 @@ cd_varkey_output_datum(const CDKeyType *kt, const char *key, Size len)
 	{
 		Datum		value;
 
-		if (!kt->codec->decode(key, len, &value))
+		if (!kt->codec->decode(kt, key, len, &value))
 			elog(ERROR, "invalid %s key",
 				 format_type_be(kt->basetypid));
 		return value;
@@ -809,19 +804,20 @@ cd_varkey_free_output_datum(const CDKeyType *kt, Datum value)
 
 /* Does key decode to a value that encodes to key again? */
 static bool
-codec_key_is_canonical(const CDByteCodec *codec, const char *key, Size len)
+codec_key_is_canonical(const CDKeyType *kt, const char *key, Size len)
 {
+	const CDByteCodec *codec = kt->codec;
 	Datum		value;
 	bool		ok;
 	char	   *again;
 
-	if (!codec->decode(key, len, &value))
+	if (!codec->decode(kt, key, len, &value))
 		return false;
-	ok = (codec->size(value) == len);
+	ok = (codec->size(kt, value) == len);
 	if (ok)
 	{
 		again = palloc(Max(len, 1));
-		codec->write(value, again);
+		codec->write(kt, value, again);
 		ok = (memcmp(again, key, len) == 0);
 		pfree(again);
 	}
@@ -912,8 +908,28 @@ cd_varkey_is_valid_after(const CDKeyType *kt, const char *key, Size len,
 			return false;
 	}
 	if (kt->codec != NULL)
-		return codec_key_is_canonical(kt->codec, key, len);
+		return codec_key_is_canonical(kt, key, len);
 	return true;
+}
+
+Size
+cd_varkey_fixed_len(const CDKeyType *kt)
+{
+	Assert(kt->encoding == CD_KEY_BYTES);
+	if (kt->basetypid == INTERVALOID)
+		return CDI_KEY_LEN;
+	if (kt->codec == NULL && kt->typlen > 0)
+		return kt->typlen;
+	return 0;
+}
+
+bool
+cd_varkey_may_hold_zero(const CDKeyType *kt)
+{
+	Assert(kt->encoding == CD_KEY_BYTES);
+	/* text, varchar and bpchar values never hold a NUL (nor their keys) */
+	return !(kt->basetypid == TEXTOID || kt->basetypid == VARCHAROID ||
+			 kt->basetypid == BPCHAROID);
 }
 
 int

@@ -52,8 +52,14 @@ typedef struct CDKeyType
 	char		typalign;
 	CDKeyEncoding encoding;
 	uint8		width;			/* fixed keys: 1, 2, 4 or 8; else 0 */
-	/* CD_KEY_BYTES of numeric, interval, bpchar: their encoding (key.c) */
+	/*
+	 * CD_KEY_BYTES of numeric, interval, bpchar: their encoding (key.c); of
+	 * records: key_record.c's, with the record's layout in record.
+	 */
 	const struct CDByteCodec *codec;
+	int32		typmod;			/* anonymous records: the canonical typmod
+								 * (key_record.h); else -1 */
+	const struct CDRecordLayout *record;
 
 	/*
 	 * Variable-size keys.  ssup is the btree comparator under the input
@@ -72,6 +78,24 @@ typedef struct CDKeyType
 	bool		has_abbrev;
 	SortSupportData ssup_abbrev;
 } CDKeyType;
+
+/*
+ * Encoded byte keys: types whose "=" is not byte equality of their values,
+ * but which have a normalized encoding whose memcmp order (then length) is
+ * the btree order (or, with sort_on_output, whose byte equality is "=" and
+ * whose output is sorted by the comparator).  Each codec gives the key's
+ * length, writes it, and decodes a key back to one value of its equality
+ * class (false: not a key the encoder produces).  write is called with what
+ * cd_varkey_size set *detoasted to, before the next cd_varkey_size of kt.
+ */
+typedef struct CDByteCodec
+{
+	Oid			typid;
+	Size		(*size) (const CDKeyType *kt, Datum value);
+	void		(*write) (const CDKeyType *kt, Datum value, char *dst);
+	bool		(*decode) (const CDKeyType *kt, const char *key, Size len,
+						   Datum *value);
+} CDByteCodec;
 
 /* Fill kt for values of type typid; ERROR if the type is not supported. */
 extern void cd_keytype_init(CDKeyType *kt, Oid typid, Oid collation,
@@ -303,6 +327,14 @@ cd_varkey_compare_bytes(const char *a, Size alen, const char *b, Size blen)
 		return c;
 	return (alen > blen) - (alen < blen);
 }
+
+/*
+ * Facts about CD_KEY_BYTES keys of kt for those who embed them in longer
+ * keys (key_record.c): the length every key of kt has (0: they vary), and
+ * whether a key may hold a zero byte (text never does).
+ */
+extern Size cd_varkey_fixed_len(const CDKeyType *kt);
+extern bool cd_varkey_may_hold_zero(const CDKeyType *kt);
 
 /*
  * Compare two variable-size keys of kt: by bytes, or by the type's

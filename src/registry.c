@@ -19,6 +19,7 @@
 #include "utils/memutils.h"
 
 #include "compat.h"
+#include "key_record.h"
 #include "registry.h"
 
 typedef struct KeyTypeEntry
@@ -26,6 +27,7 @@ typedef struct KeyTypeEntry
 	struct KeyTypeEntry *next;
 	MemoryContext querycxt;
 	Oid			typid;
+	int32		typmod;			/* anonymous records: canonical, or -1 */
 	Oid			collation;		/* the input collation, as passed */
 	bool		for_sets;		/* cd_registry_set_keytype's */
 	CDKeyType	kt;
@@ -91,8 +93,8 @@ query_context(FunctionCallInfo fcinfo)
 }
 
 static const CDKeyType *
-lookup_keytype(FunctionCallInfo fcinfo, Oid typid, Oid collation,
-			   bool for_sets)
+lookup_keytype(FunctionCallInfo fcinfo, Oid typid, int32 typmod,
+			   Oid collation, bool for_sets)
 {
 	MemoryContext querycxt = query_context(fcinfo);
 	KeyTypeEntry *e;
@@ -103,15 +105,16 @@ lookup_keytype(FunctionCallInfo fcinfo, Oid typid, Oid collation,
 		if (e->querycxt != querycxt)
 			continue;
 		first = false;
-		if (e->typid == typid && e->collation == collation &&
-			e->for_sets == for_sets)
+		if (e->typid == typid && e->typmod == typmod &&
+			e->collation == collation && e->for_sets == for_sets)
 			return &e->kt;
 	}
 
 	e = MemoryContextAllocZero(querycxt, sizeof(KeyTypeEntry));
-	cd_keytype_init(&e->kt, typid, collation, querycxt);
+	cd_keytype_init_typmod(&e->kt, typid, typmod, collation, querycxt);
 	e->querycxt = querycxt;
 	e->typid = typid;
+	e->typmod = typmod;
 	e->collation = collation;
 	e->for_sets = for_sets;
 	if (first)
@@ -131,13 +134,20 @@ lookup_keytype(FunctionCallInfo fcinfo, Oid typid, Oid collation,
 const CDKeyType *
 cd_registry_keytype(FunctionCallInfo fcinfo, Oid typid, Oid collation)
 {
-	return lookup_keytype(fcinfo, typid, collation, false);
+	return lookup_keytype(fcinfo, typid, -1, collation, false);
 }
 
 const CDKeyType *
 cd_registry_set_keytype(FunctionCallInfo fcinfo, Oid typid, Oid collation)
 {
-	return lookup_keytype(fcinfo, typid, collation, true);
+	return lookup_keytype(fcinfo, typid, -1, collation, true);
+}
+
+const CDKeyType *
+cd_registry_keytype_typmod(FunctionCallInfo fcinfo, Oid typid, int32 typmod,
+						   Oid collation, bool for_sets)
+{
+	return lookup_keytype(fcinfo, typid, typmod, collation, for_sets);
 }
 
 bool

@@ -46,6 +46,15 @@ extern const CDKeyType *cd_registry_set_keytype(FunctionCallInfo fcinfo,
 												Oid typid, Oid collation);
 
 /*
+ * Either of the two for values of type typid of typmod typmod: the
+ * canonical typmod of anonymous records (key_record.h), else -1.
+ */
+extern const CDKeyType *cd_registry_keytype_typmod(FunctionCallInfo fcinfo,
+												   Oid typid, int32 typmod,
+												   Oid collation,
+												   bool for_sets);
+
+/*
  * Is ptr the address of a live key type of cd_registry_set_keytype?  ptr
  * is only compared, never read: it may be the first word of any state.
  * The last address found is remembered (forgotten with its entry), so

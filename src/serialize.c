@@ -16,6 +16,8 @@
  *	  the value type: a built-in one's fixed OID, else schema and name
  *	    (value_io.h)
  *	  the collation: none, a built-in one's fixed OID, or schema and name
+ *	  CD_KEY_BYTES of an anonymous record (record): its column types and
+ *	    collations (key_record.h: cd_record_send_fields)
  *	  uint32  number of keys, n
  *	  then n keys, strictly increasing:
  *	    fixed-width keys: packed in blocks, frame of reference (keypack.h);
@@ -50,12 +52,14 @@
  */
 #include "postgres.h"
 
+#include "catalog/pg_type.h"
 #include "libpq/pqformat.h"
 #include "mb/pg_wchar.h"
 #include "miscadmin.h"
 #include "utils/memutils.h"
 
 #include "errors.h"
+#include "key_record.h"
 #include "keypack.h"
 #include "serialize.h"
 
@@ -122,6 +126,8 @@ cd_state_header(StringInfo buf, const CDKeyType *kt, uint32 n, Size keybytes)
 				GetDatabaseEncoding() + 1 : 0);
 	cd_send_type_ref(buf, kt->typid);
 	cd_send_collation_ref(buf, kt->collation);
+	if (kt->encoding == CD_KEY_BYTES && kt->typid == RECORDOID)
+		cd_record_send_fields(buf, kt->typmod);
 	pq_sendint32(buf, n);
 }
 
@@ -164,13 +170,16 @@ cd_state_write(const CDKeyType *kt, CDValueIO *vio, CDKeyReader *r)
  * so naming one (pg_catalog.int4) would be a second form of the same state.
  */
 static void
-check_refs_canonical(const char *refs, int len, Oid typid, Oid collation)
+check_refs_canonical(const char *refs, int len, Oid typid, int32 typmod,
+					 Oid collation)
 {
 	StringInfoData canon;
 
 	initStringInfo(&canon);
 	cd_send_type_ref(&canon, typid);
 	cd_send_collation_ref(&canon, collation);
+	if (typmod >= 0)
+		cd_record_send_fields(&canon, typmod);
 	if (canon.len != len || memcmp(canon.data, refs, len) != 0)
 		cd_invalid_state("The type or collation reference is not in canonical form.");
 	pfree(canon.data);
@@ -178,11 +187,13 @@ check_refs_canonical(const char *refs, int len, Oid typid, Oid collation)
 
 /*
  * The value type and collation named by the header's references (at
- * buf->cursor), resolved once per distinct header bytes.
+ * buf->cursor), and for byte keys of anonymous records the canonical
+ * typmod of the columns named after them (else -1), resolved once per
+ * distinct header bytes.
  */
 static void
-receive_refs(StringInfo buf, CDStateRefCache *cache, Oid *typid,
-			 Oid *collation)
+receive_refs(StringInfo buf, CDStateRefCache *cache, int encoding,
+			 Oid *typid, int32 *typmod, Oid *collation)
 {
 	int			start = buf->cursor;
 	const char *refs = buf->data + start;
@@ -193,12 +204,17 @@ receive_refs(StringInfo buf, CDStateRefCache *cache, Oid *typid,
 	{
 		buf->cursor += cache->refslen;
 		*typid = cache->typid;
+		*typmod = cache->typmod;
 		*collation = cache->collation;
 		return;
 	}
 	*typid = cd_recv_type_ref(buf);
 	*collation = cd_recv_collation_ref(buf);
-	check_refs_canonical(refs, buf->cursor - start, *typid, *collation);
+	*typmod = -1;
+	if (encoding == CD_KEY_BYTES && *typid == RECORDOID)
+		*typmod = cd_record_recv_fields(buf);
+	check_refs_canonical(refs, buf->cursor - start, *typid, *typmod,
+						 *collation);
 	if (cache != NULL)
 	{
 		if (cache->refs != NULL)
@@ -207,6 +223,7 @@ receive_refs(StringInfo buf, CDStateRefCache *cache, Oid *typid,
 		cache->refs = MemoryContextAlloc(cache->mcxt, cache->refslen);
 		memcpy(cache->refs, refs, cache->refslen);
 		cache->typid = *typid;
+		cache->typmod = *typmod;
 		cache->collation = *collation;
 	}
 }
@@ -236,7 +253,8 @@ cd_state_read_header(StringInfo buf, const char *data, Size len,
 		(textenc != 0 && h->encoding != CD_KEY_COMPARATOR))
 		cd_invalid_state("Unknown format version.");
 	h->text_encoding = textenc == 0 ? GetDatabaseEncoding() : textenc - 1;
-	receive_refs(buf, cache, &h->typid, &h->collation);
+	receive_refs(buf, cache, h->encoding, &h->typid, &h->typmod,
+				 &h->collation);
 	h->n = (uint32) pq_getmsgint(buf, 4);
 }
 

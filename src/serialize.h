@@ -49,6 +49,7 @@ typedef struct CDStateRefCache
 	char	   *refs;
 	int			refslen;
 	Oid			typid;
+	int32		typmod;
 	Oid			collation;
 } CDStateRefCache;
 
@@ -58,6 +59,8 @@ typedef struct CDStateHeader
 	int			encoding;		/* CDKeyEncoding */
 	int			width;
 	Oid			typid;
+	int32		typmod;			/* anonymous records' byte keys: the
+								 * canonical typmod (key_record.h); else -1 */
 	Oid			collation;
 	int			text_encoding;	/* comparator keys: of text in values */
 	uint32		n;				/* keys */

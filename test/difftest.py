@@ -388,6 +388,11 @@ class Case:
             self.cols.append(Column("c%d" % (i + 1), rng.choice(types), rng.random() < 0.2, False))
         if rng.random() < 0.6:
             self.cols.append(Column("a", rng.choice(types), rng.random() < 0.15, True))
+        # a named composite type over the scalar columns, with a dropped
+        # attribute first (record_cmp and the keys skip it)
+        scalars = [c for c in self.cols if not c.is_array]
+        self.comp = ("comp_%d" % index) if scalars and rng.random() < 0.5 else None
+        self.comp_cols = scalars
         self.gen_rows()
 
     def gen_rows(self):
@@ -424,7 +429,11 @@ class Case:
                         k = rng.choice([0, 1, 2, 3, 5, 10, 30])
                         els = [None if rng.random() < pnull else pick(rng, pool, skew)
                                for _ in range(k)]
-                        row.append(array_literal(els))
+                        lit = array_literal(els)
+                        if k > 0 and rng.random() < 0.15:
+                            lb = rng.choice([-3, 0, 2])
+                            lit = "[%d:%d]=%s" % (lb, lb + k - 1, lit)
+                        row.append(lit)
                 else:
                     row.append(None if rng.random() < pnull else pick(rng, pool, skew))
             rows.append(row)
@@ -444,15 +453,24 @@ class Case:
         cols = ", ".join("%s %s" % (c.name, c.sql) for c in self.cols)
         return "CREATE TABLE %s (id int4, g int4, h int4, %s)" % (self.table, cols)
 
+    def type_sql(self):
+        if not self.comp:
+            return []
+        return ["DROP TYPE IF EXISTS %s CASCADE" % self.comp,
+                "CREATE TYPE %s AS (gone int4, %s)" % (
+                    self.comp, ", ".join("%s %s" % (c.name, c.sql) for c in self.comp_cols)),
+                "ALTER TYPE %s DROP ATTRIBUTE gone" % self.comp]
+
     def load(self, rows=None):
         rows = self.rows if rows is None else rows
         data = "".join("\t".join(copy_escape(v) for v in r) + "\n" for r in rows)
-        psql(["DROP TABLE IF EXISTS %s" % self.table, self.create_sql(),
+        psql(self.type_sql() + ["DROP TABLE IF EXISTS %s" % self.table, self.create_sql(),
               "COPY %s FROM STDIN" % self.table] + self.fixups + ["ANALYZE %s" % self.table],
              stdin=data)
 
     def drop(self):
-        psql(["DROP TABLE IF EXISTS %s" % self.table])
+        psql(["DROP TABLE IF EXISTS %s" % self.table] +
+             (["DROP TYPE IF EXISTS %s" % self.comp] if self.comp else []))
 
     def reproducer(self, query, settings, rows, detail):
         out = ["-- count_distinct difftest failure: seed %s case %d (%d of %d rows kept)"
@@ -464,6 +482,8 @@ class Case:
             out += ["LOAD 'count_distinct';", "SET count_distinct.replace_native = on;"]
         for d in self.domains():
             out.append(domain_ddl(d) + ";")
+        for t in self.type_sql()[1:]:
+            out.append(t + ";")
         out.append(self.create_sql() + ";")
         names = "id, g, h, " + ", ".join(c.name for c in self.cols)
         for i in range(0, len(rows), 50):
@@ -510,29 +530,66 @@ def count_pair(ext_fn, expr, fil, native_expr, cond, nullable=True):
     return "%s(%s)%s" % (ext_fn, expr, fil), "count(DISTINCT %s)%s" % (native_expr, fil)
 
 
-def record_pair(rng, case, fil, andf=""):
-    """An aggregate over an anonymous record built from scalar columns:
-    ROW(a, b), a nested ROW(ROW(a), b), an array of records, or a record
-    holding an array of records (records are never NULL themselves)."""
+def record_expr(rng, case, arrays_of_records=True):
+    """A record built from scalar columns: ROW of 1-4 columns (of any type,
+    domains included, NULL fields wherever the columns are NULL), a nested
+    ROW(ROW(a, b), c), the case's named composite type (with a dropped
+    attribute) or a ROW holding it; or records the extension leaves to its
+    comparator (an array of records, a record holding one).  None: no
+    scalar column."""
     scalars = [c for c in case.cols if not c.is_array]
     if not scalars:
         return None
+    # (arrays_of_records=False: window frames, whose native side unnests the arrays of
+    # values that array_agg collects, which would flatten arrays of records)
+
+    def some(k):
+        return ", ".join(rng.choice(scalars).name for _ in range(k))
     a = rng.choice(scalars).name
     b = rng.choice(scalars).name
-    expr = rng.choice(["ROW(%s, %s)" % (a, b), "ROW(ROW(%s), %s)" % (a, b),
-                       "ARRAY[ROW(%s, %s), ROW(%s, %s)]" % (a, b, b, a),
-                       "ROW(%s, ARRAY[ROW(%s)])" % (a, b)])
+    kinds = ["row", "row", "row", "nested"] + (["array", "holds_array"] if arrays_of_records else [])
+    arrays = [c for c in case.cols if c.is_array]
+    if arrays:
+        kinds.append("array_field")
+    if case.comp:
+        kinds += ["comp", "comp", "comp_nested"]
+    kind = rng.choice(kinds)
+    if kind == "row":
+        return "ROW(%s)" % some(rng.randint(1, 4))
+    if kind == "nested":
+        return "ROW(ROW(%s), %s)" % (some(rng.randint(1, 2)), b)
+    if kind == "array":
+        return "ARRAY[ROW(%s, %s), ROW(%s, %s)]" % (a, b, b, a)
+    if kind == "holds_array":
+        return "ROW(%s, ARRAY[ROW(%s)])" % (a, b)
+    if kind == "array_field":
+        return "ROW(%s, %s)" % (arrays[0].name, a)
+    comp = "ROW(%s)::%s" % (", ".join(c.name for c in scalars), case.comp)
+    if kind == "comp":
+        return comp
+    return "ROW(%s, %s)" % (comp, a)
+
+
+def record_pair(rng, case, fil, andf=""):
+    """An aggregate over a record (record_expr; records are never NULL
+    themselves)."""
+    expr = record_expr(rng, case)
+    if expr is None:
+        return None
     if expr.startswith("ARRAY") or rng.random() < 0.5:
         return count_pair("count_distinct", expr, fil, expr, andf, nullable=False) + (None,)
     return ("array_agg_distinct(%s)%s" % (expr, fil),
             "coalesce(array_agg(DISTINCT %s ORDER BY %s)%s, '{}')" % (expr, expr, fil), None)
 
 
+RECORD_SHARE = 0.15      # --records
+
+
 def agg_pairs(rng, case, where_f, with_arrays=True, elements_ok=True):
     """(ext_expr, native_expr, needs_unnest) triples for 1-4 aggregates."""
     pairs = []
     for _ in range(rng.randint(1, 4)):
-        if rng.random() < 0.15:
+        if rng.random() < RECORD_SHARE:
             f = rng.choice([None, None, "id % 3 = 0"]) if where_f else None
             p = record_pair(rng, case, " FILTER (WHERE %s)" % f if f else "",
                             " AND (%s)" % f if f else "")
@@ -547,6 +604,11 @@ def agg_pairs(rng, case, where_f, with_arrays=True, elements_ok=True):
         fil = " FILTER (WHERE %s)" % f if f else ""
         andf = " AND (%s)" % f if f else ""
         kind = rng.choice(["count", "array"]) if with_arrays else "count"
+        if c.is_array and not REPLACE_NATIVE and rng.random() < 0.3:
+            # the array itself as the value (array keys; not with
+            # --replace-native, whose native side would stack the arrays)
+            pairs.append(count_pair("count_distinct", c.name, fil, c.name, andf) + (None,))
+            continue
         if c.is_array:
             v = "x_" + c.name
             if kind == "count":
@@ -728,6 +790,19 @@ def gen_window(rng, case):
     laterals = []
     for i in range(rng.randint(1, 3)):
         f = rng.choice(["", "", " FILTER (WHERE id % 2 = 0)", " FILTER (WHERE h < 2)"])
+        if scalars and rng.random() < RECORD_SHARE:
+            # a record (never NULL itself: no filter on the native side)
+            rec = record_expr(rng, case, arrays_of_records=False)
+            inner += ["count_distinct(%s)%s OVER w AS e%d" % (rec, f, i),
+                      "array_agg_distinct(%s)%s OVER w AS ea%d" % (rec, f, i),
+                      "array_agg(%s)%s OVER w AS all%d" % (rec, f, i)]
+            laterals.append(
+                "LATERAL (SELECT count(DISTINCT z) AS n%d, coalesce(array_agg(DISTINCT z ORDER BY z), "
+                "'{}')::record[] AS na%d FROM (SELECT unnest(s.all%d) AS z) AS u) AS l%d"
+                % (i, i, i, i))
+            outer_conds += ["s.e%d IS DISTINCT FROM l%d.n%d" % (i, i, i),
+                            "s.ea%d::record[] IS DISTINCT FROM l%d.na%d" % (i, i, i)]
+            continue
         if scalars and not (use_elements and rng.random() < 0.6):
             c = rng.choice(scalars)
             inner += ["count_distinct(%s)%s OVER w AS e%d" % (c.name, f, i),
@@ -915,7 +990,7 @@ def check_no_equality(log):
 
 
 def main():
-    global PSQL, ONLY_SHAPES, REPLACE_NATIVE
+    global PSQL, ONLY_SHAPES, RECORD_SHARE, REPLACE_NATIVE
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--seed", default="1")
     ap.add_argument("--cases", type=int, default=40)
@@ -926,6 +1001,8 @@ def main():
     ap.add_argument("--types", default=None, help="comma-separated subset of the type table")
     ap.add_argument("--out", default=None, help="directory for reproducer files")
     ap.add_argument("--max-failures", type=int, default=5)
+    ap.add_argument("--records", type=float, default=None,
+                    help="share of aggregates over records (default %s)" % RECORD_SHARE)
     ap.add_argument("--replace-native", action="store_true",
                     help="transparent mode: unmodified count(DISTINCT) planned as count_distinct")
     ap.add_argument("--shapes", default=None,
@@ -933,6 +1010,8 @@ def main():
     args = ap.parse_args()
     if args.shapes:
         ONLY_SHAPES = args.shapes.split(",")
+    if args.records is not None:
+        RECORD_SHARE = args.records
     REPLACE_NATIVE = args.replace_native
     PSQL = psql_path()
     long_mode = args.minutes is not None
@@ -989,6 +1068,8 @@ def main():
             stats[key] = stats.get(key, 0) + 1
             if "ROW(" in query:
                 stats["expr: anonymous records"] = stats.get("expr: anonymous records", 0) + 1
+            if case.comp and "::" + case.comp in query:
+                stats["expr: named composite"] = stats.get("expr: named composite", 0) + 1
             detail = None
             try:
                 nrows, plan = explain_run(settings, query)

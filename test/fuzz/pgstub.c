@@ -445,6 +445,16 @@ enlargeStringInfo(StringInfo str, int needed)
 }
 
 void
+appendStringInfoString(StringInfo str, const char *s)
+{
+	int			n = (int) strlen(s);
+
+	enlargeStringInfo(str, n);
+	memcpy(str->data + str->len, s, n + 1);
+	str->len += n;
+}
+
+void
 appendStringInfoChar(StringInfo str, char ch)
 {
 	if (str->len + 1 >= str->maxlen)
@@ -1069,7 +1079,24 @@ void TupleDescInitEntryCollation(TupleDesc desc, AttrNumber attributeNumber, Oid
 ArrayType *construct_empty_array(Oid elmtype) { STUB_UNREACHABLE("construct_empty_array"); }
 void domain_check(Datum value, bool isnull, Oid domainType, void **extra, MemoryContext mcxt) { STUB_UNREACHABLE("domain_check"); }
 Oid getBaseTypeAndTypmod(Oid typid, int32 *typmod) { STUB_UNREACHABLE("getBaseTypeAndTypmod"); }
-Oid get_element_type(Oid typid) { STUB_UNREACHABLE("get_element_type"); }
+/* no type of the stub catalog is an array (key_record.c asks) */
+Oid
+get_element_type(Oid typid)
+{
+	if (stub_type(typid) == NULL)
+		STUB_UNREACHABLE("get_element_type (of a type not in the stub catalog)");
+	return InvalidOid;
+}
+
+int16
+get_typlen(Oid typid)
+{
+	const StubType *t = stub_type(typid);
+
+	if (t == NULL)
+		elog(ERROR, "cache lookup failed for type %u", typid);
+	return t->typlen;
+}
 char
 get_typtype(Oid typid)
 {
@@ -1082,6 +1109,9 @@ void heap_deform_tuple(HeapTuple tuple, TupleDesc tupleDesc, Datum *values, bool
 HeapTuple heap_form_tuple(TupleDesc tupleDescriptor, Datum *values, bool *isnull) { STUB_UNREACHABLE("heap_form_tuple"); }
 void heap_freetuple(HeapTuple htup) { STUB_UNREACHABLE("heap_freetuple"); }
 TupleDesc lookup_rowtype_tupdesc(Oid type_id, int32 typmod) { STUB_UNREACHABLE("lookup_rowtype_tupdesc"); }
+/* key_record.c's records and arrays: never reached (no such stub types) */
+void FreeTupleDesc(TupleDesc tupdesc) { STUB_UNREACHABLE("FreeTupleDesc"); }
+AnyArrayType *DatumGetAnyArrayP(Datum d) { STUB_UNREACHABLE("DatumGetAnyArrayP"); }
 
 /* value_io.c's leaves' session settings and its ranges: never reached either */
 int			DateStyle = USE_ISO_DATES;
@@ -1128,6 +1158,18 @@ pg_detoast_datum_packed(struct varlena *datum)
 
 /* alloc.c's Generation context: the harness's allocators use none */
 MemoryContext GenerationContextCreate(MemoryContext parent, const char *name, Size minContextSize, Size initBlockSize, Size maxBlockSize) { STUB_UNREACHABLE("GenerationContextCreate"); }
+
+int
+pg_snprintf(char *str, size_t count, const char *fmt,...)
+{
+	va_list		args;
+	int			n;
+
+	va_start(args, fmt);
+	n = vsnprintf(str, count, fmt, args);
+	va_end(args);
+	return n;
+}
 
 size_t
 strlcpy(char *dst, const char *src, size_t siz)

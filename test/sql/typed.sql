@@ -95,7 +95,7 @@ FROM pg_aggregate a JOIN pg_proc p ON p.oid = a.aggfnoid
 WHERE a.aggfnoid IN ('array_agg_distinct(anynonarray)'::regprocedure, 'array_agg_distinct(uuid)'::regprocedure,
                      'count_distinct(anyelement)'::regprocedure, 'count_distinct(int4)'::regprocedure,
                      'array_agg_distinct_elements(anyarray)'::regprocedure, 'array_agg_distinct_elements(text[])'::regprocedure)
-ORDER BY 1::text;
+ORDER BY a.aggfnoid::regprocedure::text COLLATE "C";
 CREATE TEMP VIEW agg_options AS
 SELECT p.oid, p.proname, p.proargtypes[0] AS argtype,
        to_jsonb(a) - 'aggfnoid' - 'aggtransfn' - 'aggfinalfn' - 'aggmtransfn' - 'aggminvtransfn' - 'aggmfinalfn'
@@ -129,7 +129,7 @@ WHERE c.castcontext = 'i' AND s.typtype <> 'p'
   AND EXISTS (SELECT FROM pg_opclass o JOIN pg_am am ON am.oid = o.opcmethod
               WHERE am.amname = 'btree' AND o.opcdefault AND o.opcintype IN (c.castsource, c.casttarget))
   AND c.castsource NOT IN (SELECT oid FROM pg_type WHERE typname IN ('pg_node_tree', 'pg_ndistinct', 'pg_dependencies', 'pg_mcv_list'))
-ORDER BY 1::text, 2::text;
+ORDER BY c.castsource::regtype::text COLLATE "C", c.casttarget::regtype::text COLLATE "C";
 
 -- plans unchanged (the same plan shape, now with the typed aggregates)
 SET max_parallel_workers_per_gather = 0;
