@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Prints a directory holding PostgreSQL's regression test files
+# test_setup.sql, aggregates.sql, groupingsets.sql, window.sql and
+# partition_aggregate.sql (PostgreSQL's, never committed into this project).
+#
+# With CD_PG_SOURCE (a PostgreSQL source tree): its src/test/regress/sql.
+# Otherwise the PostgreSQL 17 copies inside the PyPI sdist of pglast 7.22
+# (its libpg_query/test/sql/postgres_regress holds them, without the data
+# files under data/): fetched with curl from a pinned URL, its sha256
+# checked, and the five files kept in a cache directory outside the tree
+# (CD_PG_REGRESS_CACHE, default under ${TMPDIR:-/tmp}) that later runs
+# reuse.  Concurrent runs each extract into a directory of their own and
+# move it into place, so a reader never sees a half-written cache.
+#
+# Exit status: 0 with the directory on stdout; 1 on a failure (download
+# impossible, checksum mismatch, files missing), with the reason on stderr.
+set -u
+files="test_setup aggregates groupingsets window partition_aggregate"
+complete() {   # complete DIR: all five files present
+    local f
+    for f in $files; do [ -s "$1/$f.sql" ] || return 1; done
+}
+if [ -n "${CD_PG_SOURCE:-}" ]; then
+    dir=$CD_PG_SOURCE/src/test/regress/sql
+    complete "$dir" || { echo "$dir lacks one of: $files" >&2; exit 1; }
+    echo "$dir"
+    exit 0
+fi
+
+url=https://files.pythonhosted.org/packages/32/c2/96ff463b0b462b9957e8322570c96d4123d7a06ca1aa51624ed6b69dae57/pglast-7.22.tar.gz
+sha256=d7ee5b5161cf31913a06fdab8615e9e02144761761c481002789f968b446d653
+inner=pglast-7.22/libpg_query/test/sql/postgres_regress
+cache=${CD_PG_REGRESS_CACHE:-${TMPDIR:-/tmp}/count_distinct-regress-pglast-7.22}
+dir=$cache/sql
+if complete "$dir"; then
+    echo "$dir"
+    exit 0
+fi
+
+mkdir -p "$cache" || { echo "cannot create $cache" >&2; exit 1; }
+work=$(mktemp -d "$cache/fetch.XXXXXX") || exit 1
+trap 'rm -rf "$work"' EXIT
+command -v curl >/dev/null || { echo "curl is not installed" >&2; exit 1; }
+if ! curl -fsSL --retry 2 --connect-timeout 20 --max-time 300 -o "$work/pglast.tar.gz" "$url" 2>"$work/curl.err"; then
+    echo "download of $url failed: $(cat "$work/curl.err")" >&2
+    exit 1
+fi
+got=$( (sha256sum "$work/pglast.tar.gz" 2>/dev/null || shasum -a 256 "$work/pglast.tar.gz") | cut -d' ' -f1)
+if [ "$got" != "$sha256" ]; then
+    echo "checksum mismatch for $url: $got, expected $sha256" >&2
+    exit 1
+fi
+members=""
+for f in $files; do members="$members $inner/$f.sql"; done
+# shellcheck disable=SC2086
+tar --no-same-owner -xzf "$work/pglast.tar.gz" -C "$work" $members || { echo "extraction from the sdist failed" >&2; exit 1; }
+complete "$work/$inner" || { echo "the sdist lacks one of: $files" >&2; exit 1; }
+chmod 644 "$work/$inner"/*.sql
+# another run may have finished first: keep its copy
+mv -T "$work/$inner" "$dir" 2>/dev/null || complete "$dir" || { echo "cannot fill $dir" >&2; exit 1; }
+echo "$dir"
