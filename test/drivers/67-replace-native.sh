@@ -155,7 +155,9 @@ plans_with() {   # plans_with PATTERN < LOG: the JSON plans with PATTERN outside
         /"Query Text":/ { next } index($0, pat) { hit = 1 } END { print n + hit }'
 }
 run_file() {   # run_file NAME SETTING FILE [SETUP [ABSDIR]]: output of FILE in a fresh database
-    local name=$1 setting=$2 file=$3 setup=${4:-} abs=${5:-} db="rnq_$1_$2" from
+    local name=$1 setting=$2 file=$3 setup=${4:-} abs=${5:-} db="rnq_$1_$2" from i
+    # after a crash of the server (see compare_file), wait for its recovery
+    for i in $(seq 60); do q postgres -c "SELECT 1" >/dev/null 2>&1 && break; sleep 1; done
     q postgres -c "DROP DATABASE IF EXISTS $db" -c "CREATE DATABASE $db" >/dev/null || return 1
     q "$db" -c "CREATE EXTENSION count_distinct" >/dev/null || return 1
     from=$(($(wc -c <"$CD_CLUSTER_DIR/log") + 1))
@@ -191,6 +193,13 @@ compare_file() {   # compare_file NAME FILE [SETUP [ABSDIR]]
         fi
     else
         counts=", $(grep -c "count_distinct(" "$tmp/$name.on") count_distinct( in the on run's EXPLAIN results"
+    fi
+    # A statement that crashes the server with the setting off is
+    # PostgreSQL's bug (13.4 crashes in one of aggregates.sql's queries,
+    # without this library loaded as well), not this extension's: both
+    # outputs then end there, and are still compared; the line says so.
+    if grep -q "server closed the connection unexpectedly" "$tmp/$name.off"; then
+        counts="$counts; the server crashed with the setting off too, at $(grep -m1 "server closed the connection unexpectedly" "$tmp/$name.off" | cut -d' ' -f1)"
     fi
     if diff <(strip_explain <"$tmp/$name.off") <(strip_explain <"$tmp/$name.on") >"$tmp/$name.diff"; then
         ok "$name: output equal with the setting off and on ($(wc -l <"$tmp/$name.off") lines, $stmts lines with count(DISTINCT, $errors errors on both sides$counts)"
