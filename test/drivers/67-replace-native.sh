@@ -150,9 +150,13 @@ if [ -f "$("$BIN/pg_config" --pkglibdir)/auto_explain.so" ] || \
         -c auto_explain.log_verbose=on -c auto_explain.log_nested_statements=on
         -c auto_explain.log_format=json -c auto_explain.log_level=log"
 fi
+# A plan is the tab-indented lines after its "plan:" line; the next line
+# without a tab (another message, whose own continuation lines, such as a
+# failed statement's text, are tab-indented too) ends it.
 plans_with() {   # plans_with PATTERN < LOG: the JSON plans with PATTERN outside the query text
-    awk -v pat="$1" '/LOG:  duration: .* plan:/ { n += hit; hit = 0; next }
-        /"Query Text":/ { next } index($0, pat) { hit = 1 } END { print n + hit }'
+    awk -v pat="$1" '/LOG:  duration: .* plan:/ { n += hit; hit = 0; inplan = 1; next }
+        /^\t/ { if (inplan && !/"Query Text":/ && index($0, pat)) hit = 1; next }
+        { n += hit; hit = 0; inplan = 0 } END { print n + hit }'
 }
 run_file() {   # run_file NAME SETTING FILE [SETUP [ABSDIR]]: output of FILE in a fresh database
     local name=$1 setting=$2 file=$3 setup=${4:-} abs=${5:-} db="rnq_$1_$2" from i
