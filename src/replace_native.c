@@ -24,10 +24,11 @@
  *	- on PostgreSQL 13, not tsvector (a parallel count_distinct(tsvector)
  *	  fails there, README "Limits");
  *	- its query level does not group by a column without a sort operator
- *	  (only hashable).  Native cannot plan a DISTINCT aggregate there (it
- *	  sorts its input per group, so the groups cannot be hashed, nor sorted:
- *	  "could not implement GROUP BY"), while count_distinct could be hashed
- *	  and would answer: the query keeps native's error.
+ *	  (hashable only, such as xid).  Native cannot plan a DISTINCT aggregate
+ *	  there: the planner never hashes the groups of a level with one, and
+ *	  this column cannot be sorted ("could not implement GROUP BY"), while
+ *	  count_distinct could be hash-aggregated and would answer.  The level
+ *	  stays native, so the query keeps native's error.
  * The new Aggref keeps its argument, FILTER, input collation, level and
  * location; DISTINCT and ORDER BY (for count, ORDER BY can only repeat the
  * DISTINCT argument) go.

@@ -189,7 +189,7 @@ compare_file() {   # compare_file NAME FILE [SETUP [ABSDIR]]
         native=$(plans_with "count(DISTINCT" <"$tmp/$name.off.log")
         rewritten=$(plans_with "count_distinct(" <"$tmp/$name.on.log")
         left=$(plans_with "count(DISTINCT" <"$tmp/$name.on.log")
-        counts=", $plans statements executed (set-up included); plans with count(DISTINCT: $native off, $left on; with count_distinct on: $rewritten"
+        counts=", $plans plans logged (set-up and EXPLAIN included); plans with count(DISTINCT: $native off, $left on; with count_distinct on: $rewritten"
         # (upstream, groupingsets, window and partition_aggregate have no
         # count(DISTINCT): for them the comparison alone)
         if [ "$native" -gt 0 ] && [ "$rewritten" -eq 0 ]; then
