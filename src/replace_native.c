@@ -20,7 +20,13 @@
  *	  also the Aggref's input collation (native sorts by the argument's
  *	  collation and compares with the input collation; count_distinct uses
  *	  the input collation for both).  A missing collation stays native (its
- *	  error is native's); nondeterministic collations stay native too.
+ *	  error is native's); nondeterministic collations stay native too;
+ *	- its query level does not group by a column without a sort operator
+ *	  (hashable only, such as xid).  Native cannot plan a DISTINCT aggregate
+ *	  there: the planner never hashes the groups of a level with one, and
+ *	  this column cannot be sorted ("could not implement GROUP BY"), while
+ *	  count_distinct could be hash-aggregated and would answer.  The level
+ *	  stays native, so the query keeps native's error.
  * The new Aggref keeps its argument, FILTER, input collation, level and
  * location; DISTINCT and ORDER BY (for count, ORDER BY can only repeat the
  * DISTINCT argument) go.
@@ -56,6 +62,7 @@
 #include "nodes/parsenodes.h"
 #include "nodes/plannodes.h"
 #include "optimizer/planner.h"
+#include "optimizer/tlist.h"
 #include "miscadmin.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
@@ -272,6 +279,8 @@ typedef struct RewriteContext
 {
 	int			rewritten;
 	List	   *aggoids;
+	List	   *levels;			/* per enclosing query level, innermost
+								 * first: may its Aggrefs be rewritten? */
 } RewriteContext;
 
 /* Rewrite one Aggref into count_distinct if it qualifies (file header). */
@@ -283,6 +292,8 @@ rewrite_aggref(Aggref *aggref, RewriteContext *cxt)
 	Oid			aggoid;
 
 	if (aggref->aggfnoid != CD_COUNT_ANY_OID || aggref->aggdistinct == NIL ||
+		aggref->agglevelsup >= list_length(cxt->levels) ||
+		!list_nth_int(cxt->levels, aggref->agglevelsup) ||
 		aggref->aggkind != AGGKIND_NORMAL || aggref->aggstar ||
 		aggref->aggvariadic || aggref->aggdirectargs != NIL ||
 		list_length(aggref->args) != 1 ||
@@ -315,15 +326,28 @@ rewrite_aggref(Aggref *aggref, RewriteContext *cxt)
  * target list, quals, HAVING, range table (subqueries in FROM, function
  * and VALUES expressions), CTEs and the rest; expression_tree_walker
  * reaches sublinks' queries, and an Aggref's arguments and FILTER (which
- * may hold sublinks).
+ * may hold sublinks).  Entering a Query pushes whether its own Aggrefs may
+ * be rewritten (its GROUP BY columns all sortable, file header), which an
+ * Aggref of an outer level (agglevelsup) looks up.
  */
 static bool
 rewrite_walker(Node *node, void *context)
 {
+	RewriteContext *cxt = (RewriteContext *) context;
+
 	if (node == NULL)
 		return false;
 	if (IsA(node, Query))
-		return query_tree_walker((Query *) node, rewrite_walker, context, 0);
+	{
+		Query	   *query = (Query *) node;
+		bool		result;
+
+		cxt->levels = lcons_int(grouping_is_sortable(query->groupClause),
+								cxt->levels);
+		result = query_tree_walker(query, rewrite_walker, context, 0);
+		cxt->levels = list_delete_first(cxt->levels);
+		return result;
+	}
 	if (IsA(node, Aggref))
 		rewrite_aggref((Aggref *) node, (RewriteContext *) context);
 	return expression_tree_walker(node, rewrite_walker, context);
@@ -453,7 +477,8 @@ cd_planner(Query *parse, const char *query_string, int cursorOptions,
 	original = copyObject(parse);
 	cxt.rewritten = 0;
 	cxt.aggoids = NIL;
-	(void) query_tree_walker(parse, rewrite_walker, &cxt, 0);
+	cxt.levels = NIL;
+	(void) rewrite_walker((Node *) parse, &cxt);
 	if (cxt.rewritten == 0)
 		return plan_with_chain(parse, query_string, cursorOptions, boundParams);
 

@@ -172,6 +172,16 @@ SELECT rn_check('SELECT count(DISTINCT i4) FILTER (WHERE i4 IN (SELECT count(DIS
 SELECT rn_check('SELECT count(DISTINCT (SELECT count(DISTINCT i2) FROM rn r2 WHERE r2.g = r.g)) FROM rn r');
 SELECT rn_check('SELECT * FROM (SELECT count(DISTINCT i4) FROM rn) a CROSS JOIN (SELECT count(DISTINCT t) FROM rn) b');
 
+-- a query level grouping by a column without a sort operator (xid hashes
+-- but does not sort): native cannot plan a count(DISTINCT) there ("could
+-- not implement GROUP BY") and count_distinct, hashed, could: the level
+-- stays native, with native's error; other levels are rewritten
+SELECT rn_check('SELECT abs(id)::text::xid AS x, count(DISTINCT i4) FROM rn GROUP BY 1');
+SELECT rn_check('SELECT abs(id)::text::xid AS x, g, count(DISTINCT i4) FROM rn GROUP BY GROUPING SETS ((1), (g))');
+SELECT rn_check('SELECT abs(id)::text::xid, (SELECT count(DISTINCT r.i4) FROM (VALUES (1)) v) FROM rn r GROUP BY 1');
+SELECT rn_check('SELECT count(DISTINCT n) FROM (SELECT abs(id)::text::xid AS x, count(*) AS n FROM rn GROUP BY 1) s');
+SELECT rn_check('SELECT x, (SELECT count(DISTINCT i4) FROM rn WHERE g = s.n) FROM (SELECT abs(id)::text::xid AS x, count(*) AS n FROM rn GROUP BY 1) s');
+
 -- the planner's choices with count_distinct: hash aggregation (spilling),
 -- parallel aggregation, sorted
 SET work_mem = '64kB';
