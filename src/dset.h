@@ -97,7 +97,7 @@
 #define DSET_VERSION		1
 #define DSET_HEADER_SIZE	8	/* version, encoding, width, flags, count */
 #define DSET_FLAG_RUNS		0x01	/* fixed-width keys as runs */
-#define DSET_BLOCK			128 /* keys per block (keypack.h's CD_PACK_BLOCK) */
+#define DSET_BLOCK			128 /* keys per block (blockcodec.h's CD_BLOCK_KEYS) */
 
 /* type references of stored sets besides value_io.h's CD_REF_OID and _NAME */
 #define DSET_REF_LOCAL		3	/* uint32 OID, uint32 base type OID */

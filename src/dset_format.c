@@ -175,8 +175,7 @@ runs_layout(CDKeyReader *r, int width, uint32 nruns, StringInfo buf)
 static void
 unpack_runs(StringInfo buf, DSKeys *k, const CDKeyType *kt, uint32 n)
 {
-	uint64		limit = kt->width == 8 ? PG_UINT64_MAX :
-		(UINT64CONST(1) << (8 * kt->width)) - 1;
+	uint64		limit = cd_width_max_key(kt->width);
 	uint64		nruns = recv_varint(buf);
 	uint64		r;
 	uint64		prevend = 0;
@@ -184,7 +183,7 @@ unpack_runs(StringInfo buf, DSKeys *k, const CDKeyType *kt, uint32 n)
 
 	/* every run takes at least 1 byte and holds at least 1 key */
 	if (nruns > n || nruns > (uint64) (buf->len - buf->cursor) || (n > 0 && nruns == 0))
-		cd_invalid_state("The number of runs does not match the number of keys.");
+		dset_invalid("The number of runs does not match the number of keys.");
 	dsk_alloc(k, kt, n);
 	for (r = 0; r < nruns; r++)
 	{
@@ -197,7 +196,7 @@ unpack_runs(StringInfo buf, DSKeys *k, const CDKeyType *kt, uint32 n)
 			int			b;
 
 			if (buf->len - buf->cursor < kt->width)
-				cd_invalid_state("The keys run past the end of the value.");
+				dset_invalid("The keys run past the end of the value.");
 			start = 0;
 			for (b = 0; b < kt->width; b++)
 				start = (start << 8) | (uint8) buf->data[buf->cursor++];
@@ -208,19 +207,19 @@ unpack_runs(StringInfo buf, DSKeys *k, const CDKeyType *kt, uint32 n)
 
 			/* start = prevend + gap + 2 <= limit */
 			if (prevend >= limit - 1 || gap > limit - prevend - 2)
-				cd_invalid_state("A key is out of range.");
+				dset_invalid("A key is out of range.");
 			start = prevend + gap + 2;
 		}
 		len = recv_varint(buf);
 		if (len >= (uint64) (n - o))
-			cd_invalid_state("The runs hold more keys than the value.");
+			dset_invalid("The runs hold more keys than the value.");
 		if (len > limit - start)
-			cd_invalid_state("A key is out of range.");
+			dset_invalid("A key is out of range.");
 		len++;
 		for (j = 0; j < len; j++)
 		{
 			if (!dsk_key_is_canonical(kt, start + j))
-				cd_invalid_state("A key is not in canonical form.");
+				dset_invalid("A key is not in canonical form.");
 			dsk_put(k, o++, start + j);
 			if ((j & 0xFFFF) == 0xFFFF)
 				CHECK_FOR_INTERRUPTS();
@@ -229,7 +228,7 @@ unpack_runs(StringInfo buf, DSKeys *k, const CDKeyType *kt, uint32 n)
 		CHECK_FOR_INTERRUPTS();
 	}
 	if (o != n)
-		cd_invalid_state("The runs hold fewer keys than the value.");
+		dset_invalid("The runs hold fewer keys than the value.");
 	k->n = n;
 }
 
@@ -342,7 +341,7 @@ send_type_ref(StringInfo buf, const CDKeyType *kt)
 static Oid
 recv_base_type(StringInfo buf, bool zero_ok)
 {
-	Oid			base = (Oid) pq_getmsgint(buf, 4);
+	Oid			base = cd_recv_ref_oid_raw(buf, CD_WHAT_DSET);
 
 	if (base == InvalidOid && zero_ok)
 		return InvalidOid;
@@ -368,7 +367,7 @@ read_type_ref(StringInfo buf, int flags, DSRef *ref)
 
 	memset(ref, 0, sizeof(*ref));
 	ref->typid = cd_recv_type_ref_ext(buf, flags | CD_REF_MISSING_OK,
-									  &ref->kind, &ref->name);
+									  &ref->kind, &ref->name, CD_WHAT_DSET);
 	switch (ref->kind)
 	{
 		case CD_REF_OID:
@@ -381,7 +380,7 @@ read_type_ref(StringInfo buf, int flags, DSRef *ref)
 		case DSET_REF_LOCAL:
 			if (flags & CD_REF_AS_USER)
 				dset_invalid("A type reference is malformed.");
-			ref->written = (Oid) pq_getmsgint(buf, 4);
+			ref->written = cd_recv_ref_oid_raw(buf, CD_WHAT_DSET);
 			ref->basetypid = recv_base_type(buf, false);
 			if (ref->written < FirstGenbkiObjectId)
 				dset_invalid("A type reference is malformed.");
@@ -605,11 +604,7 @@ dset_encode(const CDKeyType *kt, const DSKeys *keys)
 void
 dset_invalid(const char *detail)
 {
-	ereport(ERROR,
-			(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
-			 errmsg("invalid distinct_set"),
-			 errdetail_internal("%s", detail)));
-	pg_unreachable();
+	cd_invalid(CD_WHAT_DSET, detail);
 }
 
 uint32
@@ -641,22 +636,22 @@ parse_header_ext(FunctionCallInfo fcinfo, const bytea *ds, DSHeader *h,
 
 	view_of(&buf, ds);
 	if (buf.len < DSET_HEADER_SIZE)
-		cd_invalid_state("The value is shorter than its header.");
+		dset_invalid("The value is shorter than its header.");
 
 	version = pq_getmsgbyte(&buf);
 	encoding = pq_getmsgbyte(&buf);
 	width = pq_getmsgbyte(&buf);
 	h->flags = pq_getmsgbyte(&buf);
 	if (version != DSET_VERSION)
-		cd_invalid_state("Unknown format version.");
+		dset_invalid("Unknown format version.");
 	h->n = (uint32) pq_getmsgint(&buf, 4);
 	if ((h->flags & ~DSET_FLAG_RUNS) != 0 ||
 		((h->flags & DSET_FLAG_RUNS) && (width == 0 || h->n == 0)))
-		cd_invalid_state("Unknown flags.");
+		dset_invalid("Unknown flags.");
 	read_type_ref(&buf, flags, ref);
-	collation = cd_recv_collation_ref(&buf);
+	collation = cd_recv_collation_ref(&buf, CD_WHAT_DSET);
 	if (OidIsValid(collation))
-		cd_invalid_state("This format version stores no collation.");
+		dset_invalid("This format version stores no collation.");
 
 	h->orphan = !OidIsValid(ref->typid);
 	if (h->orphan && !orphan_ok)
@@ -665,7 +660,7 @@ parse_header_ext(FunctionCallInfo fcinfo, const bytea *ds, DSHeader *h,
 						standin_type(ref->basetypid, encoding, width) :
 						ref->typid);
 	if (format_encoding(h->kt) != encoding || h->kt->width != width)
-		cd_invalid_state("The key encoding does not match the element type.");
+		dset_invalid("The key encoding does not match the element type.");
 	if (width > 0 && (Size) h->n * width > DSET_MAX_DECODED)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
@@ -696,7 +691,7 @@ decode_keys(const bytea *ds, const DSHeader *h, const CDKeyType *kt,
 	else
 		dsk_unpack(&buf, keys, kt, h->n);
 	if (buf.cursor != buf.len)
-		cd_invalid_state("There are bytes left after the keys.");
+		dset_invalid("There are bytes left after the keys.");
 
 	/*
 	 * Not checked here: that the layout is the shorter one (runs exactly
@@ -714,41 +709,6 @@ decode(FunctionCallInfo fcinfo, const bytea *ds, DSKeys *keys)
 	parse_header(fcinfo, ds, &h);
 	decode_keys(ds, &h, h.kt, keys);
 	return h.kt;
-}
-
-/* the big-endian key of width bytes at p */
-static inline uint64
-read_key(const uint8 *p, int width)
-{
-	uint64		k = 0;
-	int			i;
-
-	for (i = 0; i < width; i++)
-		k = (k << 8) | p[i];
-	return k;
-}
-
-/*
- * The gap (minus one) of b bits at bit *bitpos of a block's gaps (least
- * significant bit first), read bit field by bit field, within the bytes the
- * gaps take; advances *bitpos.
- */
-static inline uint64
-read_gap(const uint8 *gaps, Size *bitpos, int b)
-{
-	uint64		v = 0;
-	int			got = 0;
-
-	while (got < b)
-	{
-		int			off = *bitpos & 7;
-		int			take = Min(8 - off, b - got);
-
-		v |= (uint64) ((gaps[*bitpos >> 3] >> off) & ((1 << take) - 1)) << got;
-		got += take;
-		*bitpos += take;
-	}
-	return v;
 }
 
 /* in the blocks layout: the first key of each block, then one block's gaps */
@@ -770,28 +730,13 @@ blocks_contain(const uint8 *p, const uint8 *end, int width, uint32 n,
 	{
 		uint32		bm = Min(DSET_BLOCK, n - start);
 		uint64		bfirst;
-		int			bb = 0;
-		const uint8 *bgaps = NULL;
+		int			bb;
+		const uint8 *bgaps;
 
-		if (end - p < width)
-			dset_invalid("The keys run past the end of the value.");
-		bfirst = read_key(p, width);
-		if (bfirst > key)
+		if (end - p >= width && cd_block_read_key(p, width) > key)
 			break;
-		p += width;
-		if (bm > 1)
-		{
-			Size		bytes;
-
-			if (p >= end)
-				dset_invalid("The keys run past the end of the value.");
-			bb = *p++;
-			bytes = ((Size) (bm - 1) * bb + 7) / 8;
-			if (bb > 64 || (Size) (end - p) < bytes)
-				dset_invalid("The keys run past the end of the value.");
-			bgaps = p;
-			p += bytes;
-		}
+		p = cd_block_read_head(p, end, width, bm, &bfirst, &bb, &bgaps,
+							   CD_WHAT_DSET);
 		first = bfirst;
 		m = bm;
 		b = bb;
@@ -804,8 +749,8 @@ blocks_contain(const uint8 *p, const uint8 *end, int width, uint32 n,
 		return false;
 	/* the last block whose first key is <= key: its gaps, b bits each */
 	k = first;
-	for (i = 1; i < m && k < key; i++)
-		k += read_gap(gaps, &bitpos, b) + 1;
+	for (i = 1; i < m && k < key; i++, bitpos += b)
+		k += cd_block_gap_at(gaps, bitpos, b) + 1;
 	return k == key;
 }
 
@@ -826,7 +771,7 @@ runs_contain(StringInfo buf, int width, uint64 key)
 		{
 			if (buf->len - buf->cursor < width)
 				dset_invalid("The keys run past the end of the value.");
-			start = read_key((const uint8 *) buf->data + buf->cursor, width);
+			start = cd_block_read_key((const uint8 *) buf->data + buf->cursor, width);
 			buf->cursor += width;
 		}
 		else
@@ -882,77 +827,6 @@ contains_key(FunctionCallInfo fcinfo, const bytea *ds, DSHeader *h, Datum value)
 	return i < keys.n && dsk_cmp(&keys, i, &one, 0) == 0;
 }
 
-/*
- * The checks are shared with serialized states (keypack.h, value_io.h),
- * whose errors name a count_distinct state: they are raised again naming
- * a distinct_set.
- */
-/*
- * The m keys of a block whose first key is first and whose m - 1 gaps are
- * packed b bits each at gaps (inside the value, end its end), into keys.
- */
-static inline void
-block_keys(const uint8 *gaps, const uint8 *end, int b, uint32 m, uint64 first,
-		   uint64 *keys)
-{
-	Size		nbits = (Size) (m - 1) * b;
-	Size		bitpos = 0;
-	uint64		k = first;
-	uint32		i;
-
-	keys[0] = k;
-	if (b > 0 && b <= 56 && (Size) (end - gaps) >= (nbits + 7) / 8 + 8)
-	{
-		/* each gap with one 8-byte load from its first byte (in bounds) */
-		uint64		mask = (UINT64CONST(1) << b) - 1;
-
-		for (i = 1; i < m; i++, bitpos += b)
-		{
-			uint64		word;
-
-			memcpy(&word, gaps + (bitpos >> 3), sizeof(word));
-#ifdef WORDS_BIGENDIAN
-			word = pg_bswap64(word);
-#endif
-			k += ((word >> (bitpos & 7)) & mask) + 1;
-			keys[i] = k;
-		}
-		return;
-	}
-	for (i = 1; i < m; i++)
-	{
-		k += read_gap(gaps, &bitpos, b) + 1;
-		keys[i] = k;
-	}
-}
-
-/* in the blocks layout: each block's first key, b and gaps */
-static const uint8 *
-next_block(const uint8 *p, const uint8 *end, int width, uint32 m,
-		   uint64 *first, int *b, const uint8 **gaps)
-{
-	if (end - p < width)
-		dset_invalid("The keys run past the end of the value.");
-	*first = read_key(p, width);
-	p += width;
-	*b = 0;
-	*gaps = p;
-	if (m > 1)
-	{
-		Size		bytes;
-
-		if (p >= end)
-			dset_invalid("The keys run past the end of the value.");
-		*b = *p++;
-		bytes = ((Size) (m - 1) * *b + 7) / 8;
-		if (*b > 64 || (Size) (end - p) < bytes)
-			dset_invalid("The keys run past the end of the value.");
-		*gaps = p;
-		p += bytes;
-	}
-	return p;
-}
-
 void
 dset_key_range(const bytea *ds, const DSHeader *h, uint64 *first,
 			   uint64 *last)
@@ -981,7 +855,7 @@ dset_key_range(const bytea *ds, const DSHeader *h, uint64 *first,
 			{
 				if (buf.len - buf.cursor < width)
 					dset_invalid("The keys run past the end of the value.");
-				start = read_key((const uint8 *) buf.data + buf.cursor, width);
+				start = cd_block_read_key((const uint8 *) buf.data + buf.cursor, width);
 				buf.cursor += width;
 				*first = start;
 			}
@@ -1007,13 +881,14 @@ dset_key_range(const bytea *ds, const DSHeader *h, uint64 *first,
 		for (start = 0; start < h->n; start += DSET_BLOCK)
 		{
 			m = Min(DSET_BLOCK, h->n - start);
-			p = next_block(p, end, width, m, &bfirst, &b, &gaps);
+			p = cd_block_read_head(p, end, width, m, &bfirst, &b, &gaps,
+							   CD_WHAT_DSET);
 			if (start == 0)
 				*first = bfirst;
 			if ((start & 0xFFFFF) == 0)
 				CHECK_FOR_INTERRUPTS();
 		}
-		block_keys(gaps, end, b, m, bfirst, keys);
+		cd_block_decode_gaps(gaps, end - gaps, b, m, bfirst, keys);
 		*last = keys[m - 1];
 	}
 }
@@ -1050,7 +925,7 @@ dset_foreach_key(const bytea *ds, const DSHeader *h, DSKeysFn fn, void *arg)
 			{
 				if (buf.len - buf.cursor < width)
 					dset_invalid("The keys run past the end of the value.");
-				start = read_key((const uint8 *) buf.data + buf.cursor, width);
+				start = cd_block_read_key((const uint8 *) buf.data + buf.cursor, width);
 				buf.cursor += width;
 			}
 			else
@@ -1084,8 +959,9 @@ dset_foreach_key(const bytea *ds, const DSHeader *h, DSKeysFn fn, void *arg)
 			int			b;
 			const uint8 *gaps;
 
-			p = next_block(p, end, width, m, &bfirst, &b, &gaps);
-			block_keys(gaps, end, b, m, bfirst, keys);
+			p = cd_block_read_head(p, end, width, m, &bfirst, &b, &gaps,
+							   CD_WHAT_DSET);
+			cd_block_decode_gaps(gaps, end - gaps, b, m, bfirst, keys);
 			fn(keys, m, arg);
 			if ((start & 0xFFFF) == 0)
 				CHECK_FOR_INTERRUPTS();
@@ -1093,74 +969,16 @@ dset_foreach_key(const bytea *ds, const DSHeader *h, DSKeysFn fn, void *arg)
 	}
 }
 
-static void
-rethrow_as_distinct_set(MemoryContext mcxt)
-{
-	ErrorData  *edata;
-
-	MemoryContextSwitchTo(mcxt);
-	edata = CopyErrorData();
-	if (edata->sqlerrcode != ERRCODE_INVALID_BINARY_REPRESENTATION &&
-		edata->sqlerrcode != ERRCODE_PROTOCOL_VIOLATION &&
-		edata->sqlerrcode != ERRCODE_UNDEFINED_OBJECT)
-		PG_RE_THROW();
-	FlushErrorState();
-	if (edata->sqlerrcode != ERRCODE_UNDEFINED_OBJECT)
-	{
-		/* 08P01: a reference runs past the end (pqformat.h) */
-		if (edata->sqlerrcode == ERRCODE_PROTOCOL_VIOLATION)
-			edata->detail = pstrdup("A type or collation reference runs past the end.");
-		edata->sqlerrcode = ERRCODE_INVALID_BINARY_REPRESENTATION;
-		edata->message = pstrdup("invalid distinct_set");
-	}
-	else
-	{
-		/* "type \"s.t\" of a count_distinct state does not exist" */
-		char	   *p = strstr(edata->message, " of a count_distinct state ");
-
-		if (p != NULL)
-		{
-			edata->message = psprintf("%.*s of a distinct_set %s",
-									  (int) (p - edata->message), edata->message,
-									  p + strlen(" of a count_distinct state "));
-			edata->hint = NULL;
-		}
-	}
-	ReThrowError(edata);
-}
-
 const CDKeyType *
 dset_decode(FunctionCallInfo fcinfo, const bytea *ds, DSKeys *keys)
 {
-	MemoryContext mcxt = CurrentMemoryContext;
-	const CDKeyType *volatile kt = NULL;
-
-	PG_TRY();
-	{
-		kt = decode(fcinfo, ds, keys);
-	}
-	PG_CATCH();
-	{
-		rethrow_as_distinct_set(mcxt);
-	}
-	PG_END_TRY();
-	return kt;
+	return decode(fcinfo, ds, keys);
 }
 
 const CDKeyType *
 dset_header(FunctionCallInfo fcinfo, const bytea *ds, DSHeader *h)
 {
-	MemoryContext mcxt = CurrentMemoryContext;
-
-	PG_TRY();
-	{
-		parse_header(fcinfo, ds, h);
-	}
-	PG_CATCH();
-	{
-		rethrow_as_distinct_set(mcxt);
-	}
-	PG_END_TRY();
+	parse_header(fcinfo, ds, h);
 	return h->kt;
 }
 
@@ -1199,31 +1017,19 @@ portable(const bytea *ds, const DSRef *ref, bool *orphan)
 bytea *
 dset_portable(FunctionCallInfo fcinfo, const bytea *ds, bool *orphan)
 {
-	MemoryContext mcxt = CurrentMemoryContext;
-	bytea	   *volatile result = NULL;
-	volatile bool is_orphan = false;
+	StringInfoData buf;
+	DSRef		ref;
+	bytea	   *result;
+	bool		o;
 
-	PG_TRY();
-	{
-		StringInfoData buf;
-		DSRef		ref;
-		bool		o;
-
-		view_of(&buf, ds);
-		if (buf.len < DSET_HEADER_SIZE || buf.data[0] != DSET_VERSION)
-			cd_invalid_state("Unknown format version.");
-		buf.cursor = DSET_HEADER_SIZE;
-		read_type_ref(&buf, 0, &ref);
-		result = portable(ds, &ref, &o);
-		is_orphan = o;
-	}
-	PG_CATCH();
-	{
-		rethrow_as_distinct_set(mcxt);
-	}
-	PG_END_TRY();
+	view_of(&buf, ds);
+	if (buf.len < DSET_HEADER_SIZE || buf.data[0] != DSET_VERSION)
+		dset_invalid("Unknown format version.");
+	buf.cursor = DSET_HEADER_SIZE;
+	read_type_ref(&buf, 0, &ref);
+	result = portable(ds, &ref, &o);
 	if (orphan != NULL)
-		*orphan = is_orphan;
+		*orphan = o;
 	return result;
 }
 
@@ -1231,20 +1037,11 @@ const CDKeyType *
 dset_decode_input(FunctionCallInfo fcinfo, const bytea *ds, DSKeys *keys,
 				  bool *orphan, Oid *basetypid)
 {
-	MemoryContext mcxt = CurrentMemoryContext;
 	DSHeader	h;
 	DSRef		ref;
 
-	PG_TRY();
-	{
-		parse_header_ext(fcinfo, ds, &h, CD_REF_AS_USER, true, &ref);
-		decode_keys(ds, &h, h.kt, keys);
-	}
-	PG_CATCH();
-	{
-		rethrow_as_distinct_set(mcxt);
-	}
-	PG_END_TRY();
+	parse_header_ext(fcinfo, ds, &h, CD_REF_AS_USER, true, &ref);
+	decode_keys(ds, &h, h.kt, keys);
 	*orphan = h.orphan;
 	*basetypid = ref.basetypid;
 	return h.kt;
@@ -1253,27 +1050,15 @@ dset_decode_input(FunctionCallInfo fcinfo, const bytea *ds, DSKeys *keys,
 Oid
 dset_element_type(FunctionCallInfo fcinfo, const bytea *ds)
 {
-	MemoryContext mcxt = CurrentMemoryContext;
-	volatile Oid typid = InvalidOid;
+	StringInfoData buf;
+	DSRef		ref;
 
-	PG_TRY();
-	{
-		StringInfoData buf;
-		DSRef		ref;
-
-		view_of(&buf, ds);
-		if (buf.len < DSET_HEADER_SIZE || buf.data[0] != DSET_VERSION)
-			cd_invalid_state("Unknown format version.");
-		buf.cursor = DSET_HEADER_SIZE;
-		read_type_ref(&buf, 0, &ref);
-		typid = ref.typid;
-	}
-	PG_CATCH();
-	{
-		rethrow_as_distinct_set(mcxt);
-	}
-	PG_END_TRY();
-	return typid;
+	view_of(&buf, ds);
+	if (buf.len < DSET_HEADER_SIZE || buf.data[0] != DSET_VERSION)
+		dset_invalid("Unknown format version.");
+	buf.cursor = DSET_HEADER_SIZE;
+	read_type_ref(&buf, 0, &ref);
+	return ref.typid;
 }
 
 bytea *
@@ -1308,32 +1093,15 @@ const CDKeyType *
 dset_decode_as(FunctionCallInfo fcinfo, const bytea *ds, const CDKeyType *kt,
 			   DSKeys *keys)
 {
-	MemoryContext mcxt = CurrentMemoryContext;
 	DSHeader	h;
 	DSRef		ref;
 
-	PG_TRY();
-	{
-		parse_header_ext(fcinfo, ds, &h, 0, true, &ref);
-	}
-	PG_CATCH();
-	{
-		rethrow_as_distinct_set(mcxt);
-	}
-	PG_END_TRY();
+	parse_header_ext(fcinfo, ds, &h, 0, true, &ref);
 	/* the same keys: of the same base type if known, else the same encoding */
 	if (OidIsValid(ref.basetypid) ? ref.basetypid != kt->basetypid :
 		(h.kt->encoding != kt->encoding || h.kt->width != kt->width))
 		cannot_rebind(&ref, kt);
-	PG_TRY();
-	{
-		decode_keys(ds, &h, kt, keys);
-	}
-	PG_CATCH();
-	{
-		rethrow_as_distinct_set(mcxt);
-	}
-	PG_END_TRY();
+	decode_keys(ds, &h, kt, keys);
 	return kt;
 }
 
@@ -1341,19 +1109,7 @@ bool
 dset_contains(FunctionCallInfo fcinfo, const bytea *ds, DSHeader *h,
 			  Datum value)
 {
-	MemoryContext mcxt = CurrentMemoryContext;
-	volatile bool result = false;
-
-	PG_TRY();
-	{
-		result = contains_key(fcinfo, ds, h, value);
-	}
-	PG_CATCH();
-	{
-		rethrow_as_distinct_set(mcxt);
-	}
-	PG_END_TRY();
-	return result;
+	return contains_key(fcinfo, ds, h, value);
 }
 
 void
@@ -1426,7 +1182,8 @@ dset_or_bits(const bytea *ds, const DSHeader *h, uint64 *bits, uint64 lo,
 		const uint8 *gaps;
 		Size		nbytes;
 
-		p = next_block(p, end, width, m, &first, &b, &gaps);
+		p = cd_block_read_head(p, end, width, m, &first, &b, &gaps,
+							   CD_WHAT_DSET);
 		nbytes = ((Size) (m - 1) * b + 7) / 8;
 
 		/*
@@ -1458,7 +1215,7 @@ dset_or_bits(const bytea *ds, const DSHeader *h, uint64 *bits, uint64 lo,
 		}
 		else
 		{
-			block_keys(gaps, end, b, m, first, keys);
+			cd_block_decode_gaps(gaps, end - gaps, b, m, first, keys);
 			or_keys(keys, m, &ob);
 		}
 		if ((start & 0xFFFF) == 0)
@@ -1471,13 +1228,6 @@ dset_or_bits(const bytea *ds, const DSHeader *h, uint64 *bits, uint64 lo,
  * and runs packed, without expanding runs into keys.
  * ------------------------------------------------------------------------
  */
-
-/* the largest key of a width */
-static inline uint64
-width_max_key(int width)
-{
-	return width == 8 ? PG_UINT64_MAX : (UINT64CONST(1) << (8 * width)) - 1;
-}
 
 void
 dset_too_large(uint64 n, int width)
@@ -1544,7 +1294,7 @@ static bool
 packed_next_run(DSPackedReader *r, uint64 *first, uint64 *last)
 {
 	int			width = r->p->width;
-	uint64		limit = width_max_key(width);
+	uint64		limit = cd_width_max_key(width);
 	StringInfoData buf;
 	uint64		start;
 	uint64		len;
@@ -1560,7 +1310,7 @@ packed_next_run(DSPackedReader *r, uint64 *first, uint64 *last)
 	{
 		if (buf.len - buf.cursor < width)
 			dset_invalid("The keys run past the end of the value.");
-		start = read_key((const uint8 *) buf.data + buf.cursor, width);
+		start = cd_block_read_key((const uint8 *) buf.data + buf.cursor, width);
 		buf.cursor += width;
 	}
 	else
@@ -1606,8 +1356,9 @@ packed_fill(DSPackedReader *r)
 	if (r->left == 0)
 		return false;
 	m = (uint32) Min((uint64) DSET_BLOCK, r->left);
-	p = next_block(base + r->pos, end, width, m, &first, &b, &gaps);
-	block_keys(gaps, end, b, m, first, r->keys);
+	p = cd_block_read_head(base + r->pos, end, width, m, &first, &b, &gaps,
+							   CD_WHAT_DSET);
+	cd_block_decode_gaps(gaps, end - gaps, b, m, first, r->keys);
 	/* strictly increasing, within the width (no wrap-around either) */
 	if (r->started && r->keys[0] <= r->prev)
 		dset_invalid("The keys are not strictly increasing.");
@@ -1616,7 +1367,7 @@ packed_fill(DSPackedReader *r)
 		if (r->keys[i] <= r->keys[i - 1])
 			dset_invalid("The keys are not strictly increasing.");
 	}
-	if (r->keys[m - 1] > width_max_key(width))
+	if (r->keys[m - 1] > cd_width_max_key(width))
 		dset_invalid("A key is out of range.");
 	r->pos = p - base;
 	r->left -= m;
@@ -1756,7 +1507,7 @@ blocks_size_add(BlocksSize *bs, uint64 f, uint64 l)
 		bs->block[bs->m++] = k;
 		if (bs->m == DSET_BLOCK)
 		{
-			bs->size += cd_pack_block_size(bs->block, bs->m, bs->width);
+			bs->size += cd_block_size(bs->block, bs->m, bs->width);
 			bs->m = 0;
 		}
 		if (k == l)
@@ -1808,7 +1559,7 @@ runs_stats(DSRunSource *src, int width, RunsStats *st)
 	}
 	st->runs_size += cd_varint_size(st->nruns);
 	if (bs.m > 0)
-		bs.size += cd_pack_block_size(bs.block, bs.m, width);
+		bs.size += cd_block_size(bs.block, bs.m, width);
 	st->blocks_size = bs.size;
 }
 

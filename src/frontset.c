@@ -69,111 +69,6 @@ alloc_huge(MemoryContext mcxt, Size size)
 	return cd_alloc_huge(mcxt, Max(size, 1));
 }
 
-/* ----------------------------------------------------------------
- *		The front-coded form (trusted: only this file writes it)
- * ----------------------------------------------------------------
- */
-
-static inline Size
-get_varint(const char *src, Size *pos)
-{
-	Size		v = 0;
-	int			shift = 0;
-	uint8		c;
-
-	do
-	{
-		c = (uint8) src[(*pos)++];
-		v |= (Size) (c & 0x7F) << shift;
-		shift += 7;
-	} while (c & 0x80);
-	return v;
-}
-
-/* Write key (len bytes), which shares shared bytes with the last one. */
-static inline void
-encode_key(char *dst, Size *w, const char *key, Size len, Size shared)
-{
-	cd_put_varint(dst, w, shared);
-	cd_put_varint(dst, w, len - shared);
-	memcpy(dst + *w, key + shared, len - shared);
-	*w += len - shared;
-}
-
-/* The encoding of a key of len bytes takes at most this much. */
-static inline Size
-encoded_bound(Size len)
-{
-	return 2 * cd_varint_size(len) + len;
-}
-
-/* Decoding the keys of data[pos, end), each built on the one before. */
-typedef struct FrontDecoder
-{
-	const char *data;
-	Size		pos;			/* the next key's encoding */
-	Size		end;
-	Size		start;			/* where the current key's encoding starts */
-	Size		shared;			/* what it shares with the one before */
-	int			cur;			/* buf[cur] holds the current key */
-	char	   *buf[2];			/* the current and the previous key */
-	Size		room[2];
-} FrontDecoder;
-
-static void
-decoder_init(FrontDecoder *d, const char *data, Size pos, Size end)
-{
-	memset(d, 0, sizeof(*d));
-	d->data = data;
-	d->pos = pos;
-	d->end = end;
-	/* never NULL, which would end the stream: the empty key is a key */
-	d->room[0] = d->room[1] = 64;
-	d->buf[0] = palloc(d->room[0]);
-	d->buf[1] = palloc(d->room[1]);
-}
-
-/*
- * The next key (sets *len), or NULL at the end.  It stays valid while the
- * key after it is decoded, not longer.
- */
-static inline const char *
-decoder_next(FrontDecoder *d, Size *len)
-{
-	int			nx = d->cur ^ 1;
-	Size		shared;
-	Size		rest;
-
-	if (d->pos >= d->end)
-		return NULL;
-	d->start = d->pos;
-	shared = get_varint(d->data, &d->pos);
-	rest = get_varint(d->data, &d->pos);
-	if (unlikely(d->room[nx] < shared + rest))
-	{
-		Size		room = Max(shared + rest, 2 * d->room[nx]);
-
-		pfree(d->buf[nx]);
-		d->buf[nx] = alloc_huge(CurrentMemoryContext, room);
-		d->room[nx] = room;
-	}
-	if (shared > 0)
-		memcpy(d->buf[nx], d->buf[d->cur], shared);
-	memcpy(d->buf[nx] + shared, d->data + d->pos, rest);
-	d->pos += rest;
-	d->cur = nx;
-	d->shared = shared;
-	*len = shared + rest;
-	return d->buf[nx];
-}
-
-static void
-decoder_free(FrontDecoder *d)
-{
-	pfree(d->buf[0]);
-	pfree(d->buf[1]);
-}
-
 /*
  * Keep keylen while a writer adds the next sorted key, of len bytes (before
  * nsorted counts it).
@@ -199,7 +94,7 @@ note_keylen(CDFrontSet *fs, Size len)
  * without reading the keys.  Sets *lcp to what k and t share.
  */
 static inline int
-compare_next(const FrontDecoder *d, const char *k, Size klen,
+compare_next(const CDFrontDecoder *d, const char *k, Size klen,
 			 const char *t, Size tlen, Size *lcp)
 {
 	if (d->shared > *lcp)
@@ -229,7 +124,7 @@ read_items(CDKeyReader *r, Size *len)
 /*
  * Merge the sorted, distinct keys of src into the sorted part, in place
  * (see the top of the file); the key src returned last must stay valid
- * while it returns the next one.  gap: at least the sum of encoded_bound()
+ * while it returns the next one.  gap: at least the sum of cd_front_key_bound()
  * of src's keys.  Returns how many of them were new.
  */
 static Size
@@ -238,7 +133,7 @@ merge_into(CDFrontSet *fs, CDKeyReader *src, Size gap)
 	Size		old = fs->packedbytes;
 	Size		total = old + gap;
 	char	   *data;
-	FrontDecoder d;
+	CDFrontDecoder d;
 	const char *k;				/* the sorted part's current key */
 	const char *t;				/* src's */
 	const char *last = NULL;	/* the last key written */
@@ -263,8 +158,8 @@ merge_into(CDFrontSet *fs, CDKeyReader *src, Size gap)
 	fs->packed = data;
 	fs->packedroom = Max(total, 1);
 	memmove(data + gap, data, old);
-	decoder_init(&d, data, gap, total);
-	k = decoder_next(&d, &klen);
+	cd_front_decoder_init(&d, data, gap, total);
+	k = cd_front_decoder_next(&d, &klen);
 	t = src->next_bytes(src, &tlen);
 	while (k != NULL || t != NULL)
 	{
@@ -291,12 +186,12 @@ merge_into(CDFrontSet *fs, CDKeyReader *src, Size gap)
 				runend = d.pos;
 			}
 			else
-				encode_key(data, &w, k, klen,
+				cd_front_put_key(data, &w, k, klen,
 						   cd_common_prefix(last, lastlen, k, klen));
 			last = k;
 			lastlen = klen;
 			as_is = true;
-			k = decoder_next(&d, &klen);
+			k = cd_front_decoder_next(&d, &klen);
 			if (c == 0)
 				t = src->next_bytes(src, &tlen);
 		}
@@ -309,7 +204,7 @@ merge_into(CDFrontSet *fs, CDKeyReader *src, Size gap)
 				w += runend - run;
 				in_run = false;
 			}
-			encode_key(data, &w, t, tlen,
+			cd_front_put_key(data, &w, t, tlen,
 					   last ? cd_common_prefix(last, lastlen, t, tlen) : 0);
 			raw += cd_entry_header_size(tlen) + tlen;
 			nnew++;
@@ -328,7 +223,7 @@ merge_into(CDFrontSet *fs, CDKeyReader *src, Size gap)
 		memmove(data + w, data + run, runend - run);
 		w += runend - run;
 	}
-	decoder_free(&d);
+	cd_front_decoder_free(&d);
 	Assert(w <= total);
 
 	/* give back the gap the new keys did not take */
@@ -448,7 +343,7 @@ fold_runs(CDFrontSet *fs)
 typedef struct UnionStream
 {
 	const CDSortedEntries *e;	/* the tail's sorted entries, or NULL: */
-	FrontDecoder d;				/* a sorted part's keys */
+	CDFrontDecoder d;				/* a sorted part's keys */
 	Size		next;			/* e's next item */
 	const char *key;			/* the head */
 	Size		len;
@@ -462,7 +357,7 @@ stream_next(UnionStream *s)
 {
 	if (s->e == NULL)
 	{
-		s->key = decoder_next(&s->d, &s->len);
+		s->key = cd_front_decoder_next(&s->d, &s->len);
 		return s->key != NULL;
 	}
 	if (s->next >= s->e->n)
@@ -478,7 +373,7 @@ static void
 stream_free(UnionStream *s)
 {
 	if (s->e == NULL)
-		decoder_free(&s->d);
+		cd_front_decoder_free(&s->d);
 }
 
 /*
@@ -513,7 +408,7 @@ count_union(const CDFrontSet *fs, const CDSortedEntries *e)
 			const CDFrontSet *src = r == 0 ? fs : fs->runs[r - 1];
 
 			Assert(r == 0 || src->nruns == 0);
-			decoder_init(&s->d, src->packed, 0, src->packedbytes);
+			cd_front_decoder_init(&s->d, src->packed, 0, src->packedbytes);
 		}
 		else
 			s->e = e;
@@ -651,8 +546,8 @@ decode_records(RecordStream *s, Size len, uint32 m, uint32 max,
 	while (m < max && s->pos < s->end)
 	{
 		char	   *rec = s->recs + m * len;
-		Size		shared = get_varint(s->data, &s->pos);
-		Size		rest = get_varint(s->data, &s->pos);
+		Size		shared = cd_varint_get(s->data, &s->pos);
+		Size		rest = cd_varint_get(s->data, &s->pos);
 		const char *src = s->data + s->pos;
 		uint64		prefix;
 
@@ -1077,7 +972,7 @@ front_compact(CDSet *set)
 		return;
 	cd_sort_entries(set->kt, fs->tail, 0, fs->tailbytes, ntail, false, &e);
 	for (i = 0; i < e.n; i++)
-		gap += encoded_bound(e.items[i].len);
+		gap += cd_front_key_bound(e.items[i].len);
 	cd_key_reader_init(&r, &e, (uint32) e.n, NULL, read_items);
 	(void) merge_into(fs, &r, gap);
 	cd_note_tail(set, CD_SET_TAIL_DUPS, ntail, e.n);
@@ -1095,7 +990,7 @@ front_count(const CDSet *set)
 {
 	const CDFrontSet *fs = as_front_c(set);
 	CDSortedEntries e;
-	FrontDecoder d;
+	CDFrontDecoder d;
 	const char *k;
 	Size		klen = 0;
 	Size		i = 0;
@@ -1129,8 +1024,8 @@ front_count(const CDSet *set)
 		return fs->nsorted;
 	cd_sort_entries(set->kt, fs->tail, 0, fs->tailbytes,
 					fs->nall - fs->nsorted, false, &e);
-	decoder_init(&d, fs->packed, 0, fs->packedbytes);
-	k = decoder_next(&d, &klen);
+	cd_front_decoder_init(&d, fs->packed, 0, fs->packedbytes);
+	k = cd_front_decoder_next(&d, &klen);
 	while (i < e.n)
 	{
 		const char *t = e.items[i].key;
@@ -1146,7 +1041,7 @@ front_count(const CDSet *set)
 			c = cd_bytes_compare_from(k, klen, t, tlen, 0, &lcp);
 		below = (c < 0);
 		if (c < 0)
-			k = decoder_next(&d, &klen);
+			k = cd_front_decoder_next(&d, &klen);
 		else
 		{
 			nnew += (c > 0);
@@ -1155,7 +1050,7 @@ front_count(const CDSet *set)
 		if ((++steps & 0xFFFF) == 0)
 			CHECK_FOR_INTERRUPTS();
 	}
-	decoder_free(&d);
+	cd_front_decoder_free(&d);
 	cd_entries_free(&e);
 	return fs->nsorted + (uint32) nnew;
 }
@@ -1230,11 +1125,11 @@ front_copy(CDSet *set, MemoryContext mcxt)
 static const char *
 read_bytes(CDKeyReader *r, Size *len)
 {
-	FrontDecoder *d = (FrontDecoder *) r->source;
+	CDFrontDecoder *d = (CDFrontDecoder *) r->source;
 	const char *key;
 
 	d->pos = r->pos;
-	key = decoder_next(d, len);
+	key = cd_front_decoder_next(d, len);
 	r->pos = d->pos;
 	return key;
 }
@@ -1248,10 +1143,10 @@ static void
 front_reader(const CDSet *set, CDKeyReader *r)
 {
 	const CDFrontSet *fs = as_front_c(set);
-	FrontDecoder *d = palloc(sizeof(FrontDecoder));
+	CDFrontDecoder *d = palloc(sizeof(CDFrontDecoder));
 
 	Assert(set->nall == set->nsorted && fs->nruns == 0);
-	decoder_init(d, fs->packed, 0, fs->packedbytes);
+	cd_front_decoder_init(d, fs->packed, 0, fs->packedbytes);
 	cd_key_reader_init(r, d, set->nsorted, NULL, read_bytes);
 }
 
@@ -1275,9 +1170,9 @@ front_write_packed(const CDSet *set, char *dst)
 static void
 reader_free(CDKeyReader *r)
 {
-	FrontDecoder *d = (FrontDecoder *) r->source;
+	CDFrontDecoder *d = (CDFrontDecoder *) r->source;
 
-	decoder_free(d);
+	cd_front_decoder_free(d);
 	pfree(d);
 }
 
@@ -1288,7 +1183,7 @@ put_bytes(CDKeyWriter *w, const char *key, Size len)
 	CDFrontSet *fs = (CDFrontSet *) w->target;
 	Size		shared = fs->nsorted > 0 ?
 		cd_common_prefix(fs->last, fs->lastlen, key, len) : 0;
-	Size		need = fs->packedbytes + encoded_bound(len);
+	Size		need = fs->packedbytes + cd_front_key_bound(len);
 
 	if ((Size) fs->nsorted >= CD_SET_MAX_KEYS)
 		cd_error_group_too_large(CD_SET_MAX_KEYS, 0);
@@ -1299,7 +1194,7 @@ put_bytes(CDKeyWriter *w, const char *key, Size len)
 		fs->packed = cd_realloc_huge(fs->packed, room);
 		fs->packedroom = room;
 	}
-	encode_key(fs->packed, &fs->packedbytes, key, len, shared);
+	cd_front_put_key(fs->packed, &fs->packedbytes, key, len, shared);
 	/* allocated at the first key even if empty: no memcpy to NULL */
 	if (fs->last == NULL || fs->lastroom < len)
 	{
@@ -1499,10 +1394,10 @@ fill_from_reader(CDFrontSet *fs, CDKeyReader *r, Size keybytes)
 	{
 		Size		shared = prev ? cd_common_prefix(prev, prevlen, key, len) : 0;
 
-		if (cd_pack_bytes_key_size(len, shared) > keybytes - w)
+		if (cd_front_key_size(len, shared) > keybytes - w)
 			elog(ERROR, "count_distinct: front-coded keys larger than the %zu bytes counted",
 				 keybytes);
-		encode_key(fs->packed, &w, key, len, shared);
+		cd_front_put_key(fs->packed, &w, key, len, shared);
 		fs->rawbytes += cd_entry_header_size(len) + len;
 		note_keylen(fs, len);
 		prev = key;

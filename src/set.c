@@ -148,7 +148,7 @@ cd_state_image_write(const CDStateImage *img, char *dst)
 		CDKeyReader r;
 
 		ops->reader(img->set, &r);
-		if (cd_pack_bytes_into(dst, img->keybytes, &r) != img->keybytes)
+		if (cd_front_encode(dst, img->keybytes, &r) != img->keybytes)
 			elog(ERROR, "count_distinct: a state's keys took other than the %zu bytes counted",
 				 img->keybytes);
 	}

@@ -220,7 +220,7 @@ front_pays_off(const CDVarSet *set)
 		{
 			Size		shared = prev ? cd_common_prefix(prev, prevlen, key, len) : 0;
 
-			front += cd_pack_bytes_key_size(len, shared);
+			front += cd_front_key_size(len, shared);
 			raw += cd_entry_header_size(len) + len;
 		}
 		prev = key;
