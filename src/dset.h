@@ -93,6 +93,7 @@
 
 #include "key.h"
 #include "keystream.h"
+#include "runcodec.h"
 
 #define DSET_VERSION		1
 #define DSET_HEADER_SIZE	8	/* version, encoding, width, flags, count */
@@ -386,7 +387,7 @@ typedef struct DSPackedReader
 	const DSPacked *p;
 	Size		pos;			/* the next byte */
 	uint64		left;			/* keys not read yet */
-	uint64		nruns;			/* runs layout: runs not read yet */
+	CDRunsReader runs;			/* the runs layout's reader */
 	uint64		prev;			/* the last key read */
 	bool		started;
 	uint32		m;				/* blocks layout: the block's keys ... */

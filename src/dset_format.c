@@ -52,17 +52,6 @@ format_encoding(const CDKeyType *kt)
 	pg_unreachable();
 }
 
-/* a run's count or length (LEB128: keypack.h) */
-static uint64
-recv_varint(StringInfo buf)
-{
-	uint64		v;
-
-	if (!cd_recv_varint(buf, 64, &v))
-		dset_invalid("A number is malformed.");
-	return v;
-}
-
 /*
  * A reader that passes on the batches of another and counts the maximal
  * runs of consecutive keys in them, so that packing the blocks also tells
@@ -96,35 +85,6 @@ count_runs_next(CDKeyReader *r, uint64 *dst, uint32 max)
 	return m;
 }
 
-/* one run of the runs layout: its size, and its bytes if buf is not NULL */
-static inline Size
-put_run(StringInfo buf, int width, bool first, uint64 start, uint64 len,
-		uint64 prevend)
-{
-	Size		size;
-
-	if (first)
-	{
-		size = width;
-		if (buf != NULL)
-		{
-			int			j;
-
-			for (j = width - 1; j >= 0; j--)
-				appendStringInfoCharMacro(buf, (char) (start >> (8 * j)));
-		}
-	}
-	else
-	{
-		size = cd_varint_size(start - prevend - 2);
-		if (buf != NULL)
-			cd_send_varint(buf, start - prevend - 2);
-	}
-	if (buf != NULL)
-		cd_send_varint(buf, len - 1);
-	return size + cd_varint_size(len - 1);
-}
-
 /*
  * The runs layout of r's keys (read from the start), nruns runs: its size,
  * and its bytes appended to buf if not NULL.
@@ -138,10 +98,8 @@ runs_layout(CDKeyReader *r, int width, uint32 nruns, StringInfo buf)
 	uint64		start = 0;
 	uint64		len = 0;
 	uint64		prevend = 0;
-	Size		size = cd_varint_size(nruns);
+	Size		size = cd_runs_put_count(buf, nruns);
 
-	if (buf != NULL)
-		cd_send_varint(buf, nruns);
 	r->pos = 0;
 	while ((m = r->next_fixed(r, batch, DSET_BLOCK)) > 0)
 	{
@@ -158,7 +116,7 @@ runs_layout(CDKeyReader *r, int width, uint32 nruns, StringInfo buf)
 			}
 			if (len > 0)
 			{
-				size += put_run(buf, width, seen++ == 0, start, len, prevend);
+				size += cd_run_put(buf, width, seen++ == 0, start, len, prevend);
 				prevend = start + len - 1;
 			}
 			start = k;
@@ -167,7 +125,7 @@ runs_layout(CDKeyReader *r, int width, uint32 nruns, StringInfo buf)
 		CHECK_FOR_INTERRUPTS();
 	}
 	if (len > 0)
-		size += put_run(buf, width, seen++ == 0, start, len, prevend);
+		size += cd_run_put(buf, width, seen++ == 0, start, len, prevend);
 	Assert(seen == nruns);
 	return size;
 }
@@ -175,60 +133,32 @@ runs_layout(CDKeyReader *r, int width, uint32 nruns, StringInfo buf)
 static void
 unpack_runs(StringInfo buf, DSKeys *k, const CDKeyType *kt, uint32 n)
 {
-	uint64		limit = cd_width_max_key(kt->width);
-	uint64		nruns = recv_varint(buf);
-	uint64		r;
-	uint64		prevend = 0;
+	CDRunsReader rr;
+	uint64		first;
+	uint64		last;
 	uint32		o = 0;
 
-	/* every run takes at least 1 byte and holds at least 1 key */
-	if (nruns > n || nruns > (uint64) (buf->len - buf->cursor) || (n > 0 && nruns == 0))
-		dset_invalid("The number of runs does not match the number of keys.");
+	cd_runs_reader_init(&rr, buf->data + buf->cursor, buf->len - buf->cursor,
+						kt->width, n, CD_WHAT_DSET);
 	dsk_alloc(k, kt, n);
-	for (r = 0; r < nruns; r++)
+	while (cd_runs_next(&rr, &first, &last))
 	{
-		uint64		start;
-		uint64		len;
-		uint64		j;
+		uint64		key = first;
 
-		if (r == 0)
+		for (;;)
 		{
-			int			b;
-
-			if (buf->len - buf->cursor < kt->width)
-				dset_invalid("The keys run past the end of the value.");
-			start = 0;
-			for (b = 0; b < kt->width; b++)
-				start = (start << 8) | (uint8) buf->data[buf->cursor++];
-		}
-		else
-		{
-			uint64		gap = recv_varint(buf);
-
-			/* start = prevend + gap + 2 <= limit */
-			if (prevend >= limit - 1 || gap > limit - prevend - 2)
-				dset_invalid("A key is out of range.");
-			start = prevend + gap + 2;
-		}
-		len = recv_varint(buf);
-		if (len >= (uint64) (n - o))
-			dset_invalid("The runs hold more keys than the value.");
-		if (len > limit - start)
-			dset_invalid("A key is out of range.");
-		len++;
-		for (j = 0; j < len; j++)
-		{
-			if (!dsk_key_is_canonical(kt, start + j))
+			if (!dsk_key_is_canonical(kt, key))
 				dset_invalid("A key is not in canonical form.");
-			dsk_put(k, o++, start + j);
-			if ((j & 0xFFFF) == 0xFFFF)
+			dsk_put(k, o++, key);
+			if (((key - first) & 0xFFFF) == 0xFFFF)
 				CHECK_FOR_INTERRUPTS();
+			if (key == last)
+				break;
+			key++;
 		}
-		prevend = start + len - 1;
 		CHECK_FOR_INTERRUPTS();
 	}
-	if (o != n)
-		dset_invalid("The runs hold fewer keys than the value.");
+	buf->cursor += (int) rr.pos;
 	k->n = n;
 }
 
@@ -754,36 +684,22 @@ blocks_contain(const uint8 *p, const uint8 *end, int width, uint32 n,
 	return k == key;
 }
 
-/* in the runs layout: each run's start and length */
+/* in the runs layout: the runs up to the one key would be in */
 static bool
-runs_contain(StringInfo buf, int width, uint64 key)
+runs_contain(StringInfo buf, int width, uint32 n, uint64 key)
 {
-	uint64		nruns = recv_varint(buf);
-	uint64		prevend = 0;
-	uint64		r;
+	CDRunsReader rr;
+	uint64		first;
+	uint64		last;
 
-	for (r = 0; r < nruns; r++)
+	cd_runs_reader_init(&rr, buf->data + buf->cursor, buf->len - buf->cursor,
+						width, n, CD_WHAT_DSET);
+	while (cd_runs_next(&rr, &first, &last))
 	{
-		uint64		start;
-		uint64		len;
-
-		if (r == 0)
-		{
-			if (buf->len - buf->cursor < width)
-				dset_invalid("The keys run past the end of the value.");
-			start = cd_block_read_key((const uint8 *) buf->data + buf->cursor, width);
-			buf->cursor += width;
-		}
-		else
-			start = prevend + recv_varint(buf) + 2;
-		len = recv_varint(buf);
-		if (key < start)
+		if (key < first)
 			return false;
-		if (key - start <= len)
+		if (key <= last)
 			return true;
-		prevend = start + len;
-		if ((r & 0xFFFF) == 0xFFFF)
-			CHECK_FOR_INTERRUPTS();
 	}
 	return false;
 }
@@ -809,7 +725,7 @@ contains_key(FunctionCallInfo fcinfo, const bytea *ds, DSHeader *h, Datum value)
 	if (h->kt->width > 0)
 	{
 		if (h->flags & DSET_FLAG_RUNS)
-			return runs_contain(&buf, h->kt->width, key);
+			return runs_contain(&buf, h->kt->width, h->n, key);
 		return blocks_contain((const uint8 *) buf.data + buf.cursor,
 							  (const uint8 *) buf.data + buf.len,
 							  h->kt->width, h->n, key);
@@ -838,36 +754,20 @@ dset_key_range(const bytea *ds, const DSHeader *h, uint64 *first,
 	Assert(width > 0 && h->n > 0);
 	if (h->flags & DSET_FLAG_RUNS)
 	{
-		StringInfoData buf;
-		uint64		nruns;
-		uint64		r;
-		uint64		start = 0;
-		uint64		len = 0;
+		CDRunsReader rr;
+		uint64		f;
+		uint64		l;
+		bool		started = false;
 
-		buf.data = (char *) VARDATA_ANY(ds);
-		buf.len = (int) VARSIZE_ANY_EXHDR(ds);
-		buf.maxlen = buf.len;
-		buf.cursor = h->start;
-		nruns = recv_varint(&buf);
-		for (r = 0; r < nruns; r++)
+		cd_runs_reader_init(&rr, (const char *) p, end - p, width, h->n,
+							CD_WHAT_DSET);
+		while (cd_runs_next(&rr, &f, &l))
 		{
-			if (r == 0)
-			{
-				if (buf.len - buf.cursor < width)
-					dset_invalid("The keys run past the end of the value.");
-				start = cd_block_read_key((const uint8 *) buf.data + buf.cursor, width);
-				buf.cursor += width;
-				*first = start;
-			}
-			else
-				start = start + len + recv_varint(&buf) + 2;
-			len = recv_varint(&buf);
-			if ((r & 0xFFFF) == 0xFFFF)
-				CHECK_FOR_INTERRUPTS();
+			if (!started)
+				*first = f;
+			started = true;
+			*last = l;
 		}
-		if (nruns == 0)
-			dset_invalid("The number of runs does not match the number of keys.");
-		*last = start + len;
 	}
 	else
 	{
@@ -905,44 +805,28 @@ dset_foreach_key(const bytea *ds, const DSHeader *h, DSKeysFn fn, void *arg)
 	Assert(width > 0);
 	if (h->flags & DSET_FLAG_RUNS)
 	{
-		StringInfoData buf;
-		uint64		nruns;
-		uint64		r;
-		uint64		start = 0;
-		uint64		len = 0;
-		uint64		left = h->n;
+		CDRunsReader rr;
+		uint64		f;
+		uint64		l;
 
-		buf.data = (char *) VARDATA_ANY(ds);
-		buf.len = (int) VARSIZE_ANY_EXHDR(ds);
-		buf.maxlen = buf.len;
-		buf.cursor = h->start;
-		nruns = recv_varint(&buf);
-		for (r = 0; r < nruns; r++)
+		cd_runs_reader_init(&rr, (const char *) p, end - p, width, h->n,
+							CD_WHAT_DSET);
+		while (cd_runs_next(&rr, &f, &l))
 		{
-			uint64		j;
+			uint64		k = f;
+			bool		more = true;
 
-			if (r == 0)
-			{
-				if (buf.len - buf.cursor < width)
-					dset_invalid("The keys run past the end of the value.");
-				start = cd_block_read_key((const uint8 *) buf.data + buf.cursor, width);
-				buf.cursor += width;
-			}
-			else
-				start = start + len + recv_varint(&buf) + 2;
-			len = recv_varint(&buf);
-			/* never more keys than the header's count */
-			if (len >= left)
-				dset_invalid("The runs hold more keys than the value.");
-			left -= len + 1;
-			for (j = 0; j <= len;)
+			while (more)
 			{
 				uint32		m = 0;
 
-				while (m < DSET_BLOCK && j <= len)
-					keys[m++] = start + j++;
+				while (m < DSET_BLOCK && more)
+				{
+					keys[m++] = k;
+					more = k++ != l;
+				}
 				fn(keys, m, arg);
-				if ((j & 0xFFFF) < DSET_BLOCK)
+				if (((k - f) & 0xFFFF) < DSET_BLOCK)
 					CHECK_FOR_INTERRUPTS();
 			}
 			CHECK_FOR_INTERRUPTS();
@@ -1254,16 +1138,6 @@ dset_packed(const bytea *ds, const DSHeader *h, DSPacked *p)
 	p->len = VARSIZE_ANY_EXHDR(ds) - h->start;
 }
 
-/* a view of the bytes of r's sequence from r->pos, as a StringInfo */
-static inline void
-reader_view(const DSPackedReader *r, StringInfo buf)
-{
-	buf->data = (char *) r->p->data;
-	buf->len = (int) r->p->len;
-	buf->maxlen = buf->len;
-	buf->cursor = (int) r->pos;
-}
-
 static void
 packed_rewind(DSRunSource *s)
 {
@@ -1274,18 +1148,11 @@ packed_rewind(DSRunSource *s)
 	r->started = false;
 	r->prev = 0;
 	r->m = r->i = 0;
-	r->nruns = 0;
 	if (r->p->runs)
 	{
-		StringInfoData buf;
-
-		reader_view(r, &buf);
-		r->nruns = recv_varint(&buf);
-		/* every run takes at least 1 byte and holds at least 1 key */
-		if (r->nruns > r->left || r->nruns > r->p->len ||
-			(r->left > 0 && r->nruns == 0))
-			dset_invalid("The number of runs does not match the number of keys.");
-		r->pos = buf.cursor;
+		cd_runs_reader_init(&r->runs, r->p->data, r->p->len, r->p->width,
+							r->p->n, CD_WHAT_DSET);
+		r->pos = r->runs.pos;
 	}
 }
 
@@ -1293,50 +1160,10 @@ packed_rewind(DSRunSource *s)
 static bool
 packed_next_run(DSPackedReader *r, uint64 *first, uint64 *last)
 {
-	int			width = r->p->width;
-	uint64		limit = cd_width_max_key(width);
-	StringInfoData buf;
-	uint64		start;
-	uint64		len;
+	bool		more = cd_runs_next(&r->runs, first, last);
 
-	if (r->nruns == 0)
-	{
-		if (r->left != 0)
-			dset_invalid("The runs hold fewer keys than the value.");
-		return false;
-	}
-	reader_view(r, &buf);
-	if (!r->started)
-	{
-		if (buf.len - buf.cursor < width)
-			dset_invalid("The keys run past the end of the value.");
-		start = cd_block_read_key((const uint8 *) buf.data + buf.cursor, width);
-		buf.cursor += width;
-	}
-	else
-	{
-		uint64		gap = recv_varint(&buf);
-
-		/* start = prev + gap + 2 <= limit */
-		if (r->prev >= limit - 1 || gap > limit - r->prev - 2)
-			dset_invalid("A key is out of range.");
-		start = r->prev + gap + 2;
-	}
-	len = recv_varint(&buf);
-	if (len >= r->left)
-		dset_invalid("The runs hold more keys than the value.");
-	if (len > limit - start)
-		dset_invalid("A key is out of range.");
-	r->left -= len + 1;
-	r->prev = start + len;
-	r->started = true;
-	r->nruns--;
-	r->pos = buf.cursor;
-	*first = start;
-	*last = start + len;
-	if ((++r->calls & 0xFFFF) == 0)
-		CHECK_FOR_INTERRUPTS();
-	return true;
+	r->pos = r->runs.pos;
+	return more;
 }
 
 /* the next block of the blocks layout into r->keys; false at the end */
@@ -1551,13 +1378,13 @@ runs_stats(DSRunSource *src, int width, RunsStats *st)
 					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 					 errmsg("too many values to count")));
 		st->n += l - f + 1;
-		st->runs_size += put_run(NULL, width, st->nruns == 0, f, l - f + 1,
+		st->runs_size += cd_run_put(NULL, width, st->nruns == 0, f, l - f + 1,
 								 prevend);
 		blocks_size_add(&bs, f, l);
 		st->nruns++;
 		prevend = l;
 	}
-	st->runs_size += cd_varint_size(st->nruns);
+	st->runs_size += cd_runs_put_count(NULL, st->nruns);
 	if (bs.m > 0)
 		bs.size += cd_block_size(bs.block, bs.m, width);
 	st->blocks_size = bs.size;
@@ -1610,11 +1437,11 @@ write_layout(StringInfo buf, int width, DSRunSource *src, bool runs,
 		uint64		prevend = 0;
 		uint64		seen = 0;
 
-		cd_send_varint(buf, st->nruns);
+		(void) cd_runs_put_count(buf, st->nruns);
 		join_start(&j, src);
 		while (join_next(&j, &f, &l))
 		{
-			(void) put_run(buf, width, seen++ == 0, f, l - f + 1, prevend);
+			(void) cd_run_put(buf, width, seen++ == 0, f, l - f + 1, prevend);
 			prevend = l;
 		}
 		Assert(seen == st->nruns);
