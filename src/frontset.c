@@ -499,11 +499,10 @@ count_union(const CDFrontSet *fs, const CDSortedEntries *e)
  * head, and every stream whose head's prefix is the smallest advances,
  * without a branch.  That is exact unless two heads have the same prefix
  * at a step; the steps are counted, and the batch is taken again then,
- * comparing the rest of such keys.  One group of 10M uuid, 2 workers: the
- * leader's count of the three states took 282 ms in count_union (its
- * streams decode each key into a buffer and compare from the bytes the
- * heads share with the last key counted, with branches on every byte),
- * 101 ms this way.
+ * comparing the rest of such keys.  count_union decodes each key into a
+ * buffer and compares from the bytes the heads share with the last key
+ * counted, with branches on every byte: several times slower on such
+ * keys (bench/README.md).
  */
 #ifndef CD_FRONT_BATCH
 #define CD_FRONT_BATCH		256	/* tests build with less */
