@@ -130,7 +130,7 @@ read_items(CDKeyReader *r, Size *len)
 static Size
 merge_into(CDFrontSet *fs, CDKeyReader *src, Size gap)
 {
-	Size		old = fs->packedbytes;
+	Size		old = fs->codedbytes;
 	Size		total = old + gap;
 	char	   *data;
 	CDFrontDecoder d;
@@ -153,10 +153,10 @@ merge_into(CDFrontSet *fs, CDKeyReader *src, Size gap)
 
 	if (total > MaxAllocHugeSize)
 		cd_error_group_too_large(CD_SET_MAX_KEYS, 0);
-	data = fs->packed ? cd_realloc_huge(fs->packed, Max(total, 1)) :
+	data = fs->coded ? cd_realloc_huge(fs->coded, Max(total, 1)) :
 		alloc_huge(fs->mcxt, total);
-	fs->packed = data;
-	fs->packedroom = Max(total, 1);
+	fs->coded = data;
+	fs->codedroom = Max(total, 1);
 	memmove(data + gap, data, old);
 	cd_front_decoder_init(&d, data, gap, total);
 	k = cd_front_decoder_next(&d, &klen);
@@ -229,10 +229,10 @@ merge_into(CDFrontSet *fs, CDKeyReader *src, Size gap)
 	/* give back the gap the new keys did not take */
 	if (total - w > w / 8 + CD_FRONT_MIN_TAIL)
 	{
-		fs->packed = cd_realloc_huge(data, Max(w, 1));
-		fs->packedroom = Max(w, 1);
+		fs->coded = cd_realloc_huge(data, Max(w, 1));
+		fs->codedroom = Max(w, 1);
 	}
-	fs->packedbytes = w;
+	fs->codedbytes = w;
 	fs->rawbytes += raw;
 	fs->nsorted = (uint32) count;
 	fs->keylen = CD_FRONT_MIXED;
@@ -247,8 +247,8 @@ merge_into(CDFrontSet *fs, CDKeyReader *src, Size gap)
 static Size
 tail_target(const CDFrontSet *fs)
 {
-	Size		saved = fs->rawbytes > fs->packedbytes ?
-		fs->rawbytes - fs->packedbytes : 0;
+	Size		saved = fs->rawbytes > fs->codedbytes ?
+		fs->rawbytes - fs->codedbytes : 0;
 	Size		target = Max(saved / 2, fs->rawbytes / 16);
 
 	return Min(Max(target, CD_FRONT_MIN_TAIL), CD_FRONT_MAX_TAIL);
@@ -408,7 +408,7 @@ count_union(const CDFrontSet *fs, const CDSortedEntries *e)
 			const CDFrontSet *src = r == 0 ? fs : fs->runs[r - 1];
 
 			Assert(r == 0 || src->nruns == 0);
-			cd_front_decoder_init(&s->d, src->packed, 0, src->packedbytes);
+			cd_front_decoder_init(&s->d, src->coded, 0, src->codedbytes);
 		}
 		else
 			s->e = e;
@@ -717,8 +717,8 @@ count_union_records(const CDFrontSet *fs, const CDSortedEntries *e, Size len)
 		{
 			const CDFrontSet *src = r == 0 ? fs : fs->runs[r - 1];
 
-			s->data = src->packed;
-			s->end = src->packedbytes;
+			s->data = src->coded;
+			s->end = src->codedbytes;
 			/* one record more: decode_records may write into it */
 			s->recs = palloc((CD_FRONT_BUF + 1) * len + 1);
 		}
@@ -888,8 +888,8 @@ cd_front_free(CDSet *set)
 		MemoryContextDelete(fs->own_cxt);
 		return;
 	}
-	if (fs->packed)
-		pfree(fs->packed);
+	if (fs->coded)
+		pfree(fs->coded);
 	if (fs->tail)
 		pfree(fs->tail);
 	if (fs->last)
@@ -1023,7 +1023,7 @@ front_count(const CDSet *set)
 		return fs->nsorted;
 	cd_sort_entries(set->kt, fs->tail, 0, fs->tailbytes,
 					fs->nall - fs->nsorted, false, &e);
-	cd_front_decoder_init(&d, fs->packed, 0, fs->packedbytes);
+	cd_front_decoder_init(&d, fs->coded, 0, fs->codedbytes);
 	k = cd_front_decoder_next(&d, &klen);
 	while (i < e.n)
 	{
@@ -1110,10 +1110,10 @@ front_copy(CDSet *set, MemoryContext mcxt)
 	front_compact(set);
 	copy = create_empty(set->kt, mcxt);
 	copy->flags = fs->flags & (CD_SET_TAIL_DUPS | CD_SET_TAIL_SEEN);
-	copy->packed = alloc_huge(mcxt, fs->packedbytes);
-	copy->packedroom = Max(fs->packedbytes, 1);
-	memcpy(copy->packed, fs->packed, fs->packedbytes);
-	copy->packedbytes = fs->packedbytes;
+	copy->coded = alloc_huge(mcxt, fs->codedbytes);
+	copy->codedroom = Max(fs->codedbytes, 1);
+	memcpy(copy->coded, fs->coded, fs->codedbytes);
+	copy->codedbytes = fs->codedbytes;
 	copy->rawbytes = fs->rawbytes;
 	copy->keylen = fs->keylen;
 	copy->nsorted = copy->nall = fs->nsorted;
@@ -1145,25 +1145,25 @@ front_reader(const CDSet *set, CDKeyReader *r)
 	CDFrontDecoder *d = palloc(sizeof(CDFrontDecoder));
 
 	Assert(set->nall == set->nsorted && fs->nruns == 0);
-	cd_front_decoder_init(d, fs->packed, 0, fs->packedbytes);
+	cd_front_decoder_init(d, fs->coded, 0, fs->codedbytes);
 	cd_key_reader_init(r, d, set->nsorted, NULL, read_bytes);
 }
 
 /* The sorted keys are kept in keypack.h's byte form: copied as they are. */
 static bool
-front_packed_form(const CDSet *set, Size *bytes)
+front_serial_form(const CDSet *set, Size *bytes)
 {
 	Assert(set->nall == set->nsorted && as_front_c(set)->nruns == 0);
-	*bytes = as_front_c(set)->packedbytes;
+	*bytes = as_front_c(set)->codedbytes;
 	return true;
 }
 
 static void
-front_write_packed(const CDSet *set, char *dst)
+front_write_serial(const CDSet *set, char *dst)
 {
 	const CDFrontSet *fs = as_front_c(set);
 
-	memcpy(dst, fs->packed, fs->packedbytes);
+	memcpy(dst, fs->coded, fs->codedbytes);
 }
 
 static void
@@ -1182,18 +1182,18 @@ put_bytes(CDKeyWriter *w, const char *key, Size len)
 	CDFrontSet *fs = (CDFrontSet *) w->target;
 	Size		shared = fs->nsorted > 0 ?
 		cd_common_prefix(fs->last, fs->lastlen, key, len) : 0;
-	Size		need = fs->packedbytes + cd_front_key_bound(len);
+	Size		need = fs->codedbytes + cd_front_key_bound(len);
 
 	if ((Size) fs->nsorted >= CD_SET_MAX_KEYS)
 		cd_error_group_too_large(CD_SET_MAX_KEYS, 0);
-	if (need > fs->packedroom)
+	if (need > fs->codedroom)
 	{
-		Size		room = Max(need, fs->packedroom + fs->packedroom / 4);
+		Size		room = Max(need, fs->codedroom + fs->codedroom / 4);
 
-		fs->packed = cd_realloc_huge(fs->packed, room);
-		fs->packedroom = room;
+		fs->coded = cd_realloc_huge(fs->coded, room);
+		fs->codedroom = room;
 	}
-	cd_front_put_key(fs->packed, &fs->packedbytes, key, len, shared);
+	cd_front_put_key(fs->coded, &fs->codedbytes, key, len, shared);
 	/* allocated at the first key even if empty: no memcpy to NULL */
 	if (fs->last == NULL || fs->lastroom < len)
 	{
@@ -1219,8 +1219,8 @@ front_build(const CDKeyType *kt, MemoryContext mcxt, uint32 n, Size bytes,
 	CDFrontSet *fs = create_empty(kt, mcxt);
 
 	/* bytes: the keys' size, a bound of their front-coded size */
-	fs->packedroom = Max(bytes, 64);
-	fs->packed = alloc_huge(mcxt, fs->packedroom);
+	fs->codedroom = Max(bytes, 64);
+	fs->coded = alloc_huge(mcxt, fs->codedroom);
 	cd_key_writer_init(w, fs, NULL, put_bytes);
 	return (CDSet *) fs;
 }
@@ -1229,7 +1229,7 @@ static Size
 front_memory_size(const CDSet *set)
 {
 	const CDFrontSet *fs = as_front_c(set);
-	Size		size = sizeof(CDFrontSet) + fs->packedroom + fs->tailroom +
+	Size		size = sizeof(CDFrontSet) + fs->codedroom + fs->tailroom +
 		fs->lastroom;
 	uint32		i;
 
@@ -1284,8 +1284,8 @@ const CDSetOps cd_front_set_ops = {
 	.merge = front_merge,
 	.copy = front_copy,
 	.reader = front_reader,
-	.packed_form = front_packed_form,
-	.write_packed = front_write_packed,
+	.serial_form = front_serial_form,
+	.write_serial = front_write_serial,
 	.build = front_build,
 	.memory_size = front_memory_size,
 	.used_bytes = front_used_bytes,
@@ -1366,17 +1366,17 @@ cd_front_from_state(StringInfo buf, const CDKeyType *kt, uint32 n,
 	/* the checked bytes are the canonical form: this set's sorted part */
 	len = buf->cursor - start;
 	fs->own_cxt = own;
-	fs->packed = alloc_huge(own, len);
-	fs->packedroom = Max(len, 1);
-	memcpy(fs->packed, buf->data + start, len);
-	fs->packedbytes = len;
+	fs->coded = alloc_huge(own, len);
+	fs->codedroom = Max(len, 1);
+	memcpy(fs->coded, buf->data + start, len);
+	fs->codedbytes = len;
 	fs->nall = fs->nsorted;
 	return (CDSet *) fs;
 }
 
 /*
  * The keys of r (strictly increasing) as fs's sorted part, front-coded into
- * fs->packed, which has room for exactly keybytes of them (ERROR otherwise:
+ * fs->coded, which has room for exactly keybytes of them (ERROR otherwise:
  * the caller counted them).
  */
 static void
@@ -1388,7 +1388,7 @@ fill_from_reader(CDFrontSet *fs, CDKeyReader *r, Size keybytes)
 	Size		len;
 	Size		w = 0;
 
-	Assert(fs->nsorted == 0 && fs->packedroom >= keybytes);
+	Assert(fs->nsorted == 0 && fs->codedroom >= keybytes);
 	while ((key = r->next_bytes(r, &len)) != NULL)
 	{
 		Size		shared = prev ? cd_common_prefix(prev, prevlen, key, len) : 0;
@@ -1396,7 +1396,7 @@ fill_from_reader(CDFrontSet *fs, CDKeyReader *r, Size keybytes)
 		if (cd_front_key_size(len, shared) > keybytes - w)
 			elog(ERROR, "count_distinct: front-coded keys larger than the %zu bytes counted",
 				 keybytes);
-		cd_front_put_key(fs->packed, &w, key, len, shared);
+		cd_front_put_key(fs->coded, &w, key, len, shared);
 		fs->rawbytes += cd_entry_header_size(len) + len;
 		note_keylen(fs, len);
 		prev = key;
@@ -1407,7 +1407,7 @@ fill_from_reader(CDFrontSet *fs, CDKeyReader *r, Size keybytes)
 	if (w != keybytes)
 		elog(ERROR, "count_distinct: front-coded keys smaller than the %zu bytes counted",
 			 keybytes);
-	fs->packedbytes = w;
+	fs->codedbytes = w;
 	fs->nall = fs->nsorted;
 }
 
@@ -1422,8 +1422,8 @@ cd_front_from_set(CDSet *set, CDAlloc *alloc)
 
 	Assert(set->kind == CD_SET_VAR && set->nall == set->nsorted);
 	fs->flags = set->flags & (CD_SET_TAIL_DUPS | CD_SET_TAIL_SEEN);
-	fs->packed = alloc_huge(mcxt, keybytes);
-	fs->packedroom = Max(keybytes, 1);
+	fs->coded = alloc_huge(mcxt, keybytes);
+	fs->codedroom = Max(keybytes, 1);
 	/* a variable-size set's keys stay where they are while it is read */
 	ops->reader(set, &r);
 	fill_from_reader(fs, &r, keybytes);
@@ -1446,17 +1446,17 @@ cd_front_from_local_state(const CDSet *src, const CDKeyType *kt,
 
 	Assert(src->kt->encoding == CD_KEY_BYTES && src->nall == src->nsorted);
 	fs->own_cxt = own;
-	fs->packed = alloc_huge(own, keybytes);
-	fs->packedroom = Max(keybytes, 1);
+	fs->coded = alloc_huge(own, keybytes);
+	fs->codedroom = Max(keybytes, 1);
 	if (src->kind == CD_SET_FRONT)
 	{
 		/* its sorted part is the state's keys already */
 		const CDFrontSet *from = as_front_c(src);
 
-		if (from->nruns != 0 || from->packedbytes != keybytes)
+		if (from->nruns != 0 || from->codedbytes != keybytes)
 			elog(ERROR, "count_distinct: a front-coded state is not the size counted");
-		memcpy(fs->packed, from->packed, keybytes);
-		fs->packedbytes = keybytes;
+		memcpy(fs->coded, from->coded, keybytes);
+		fs->codedbytes = keybytes;
 		fs->rawbytes = from->rawbytes;
 		fs->keylen = from->keylen;
 		fs->nsorted = fs->nall = src->nsorted;

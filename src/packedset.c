@@ -1189,7 +1189,7 @@ packed_reader(const CDSet *set, CDKeyReader *r)
  * the reader, which checks them.
  */
 static bool
-packed_packed_form(const CDSet *set, Size *bytes)
+packed_serial_form(const CDSet *set, Size *bytes)
 {
 	const CDPackedSet *ps = as_packed_c(set);
 	uint32		nblocks = nblocks_of(ps->nsorted);
@@ -1204,7 +1204,7 @@ packed_packed_form(const CDSet *set, Size *bytes)
 }
 
 static void
-packed_write_packed(const CDSet *set, char *dst)
+packed_write_serial(const CDSet *set, char *dst)
 {
 	const CDPackedSet *ps = as_packed_c(set);
 	int			width = ps->extra;
@@ -1318,8 +1318,8 @@ const CDSetOps cd_packed_set_ops = {
 	.merge = packed_merge,
 	.copy = packed_copy,
 	.reader = packed_reader,
-	.packed_form = packed_packed_form,
-	.write_packed = packed_write_packed,
+	.serial_form = packed_serial_form,
+	.write_serial = packed_write_serial,
 	.build = packed_build,
 	.memory_size = packed_memory_size,
 	.used_bytes = packed_used_bytes,

@@ -724,8 +724,8 @@ var_compact(CDSet *s)
 							ntail, true, &t);
 	if (set->nsorted == 0)
 	{
-		memcpy(set->data, t.packed, t.packedbytes);
-		set->used = set->sortedbytes = t.packedbytes;
+		memcpy(set->data, t.copy, t.bytes);
+		set->used = set->sortedbytes = t.bytes;
 		set->nall = set->nsorted = nuniq;
 		set->flags &= ~CD_SET_UNIFORM;
 		if (items_uniform(set->kt, t.items, nuniq, t.items[0].len))
@@ -736,7 +736,7 @@ var_compact(CDSet *s)
 		uint32		nsorted = set->nsorted;
 		MergeSource src = {.items = t.items, .nitems = nuniq};
 
-		merge_sorted(set, &src, t.packedbytes);
+		merge_sorted(set, &src, t.bytes);
 		cd_note_tail(s, CD_SET_TAIL_DUPS, ntail, set->nsorted - nsorted);
 	}
 	cd_entries_free(&t);
@@ -932,8 +932,8 @@ const CDSetOps cd_var_set_ops = {
 	.merge = var_merge,
 	.copy = var_copy,
 	.reader = var_reader,
-	.packed_form = NULL,
-	.write_packed = NULL,
+	.serial_form = NULL,
+	.write_serial = NULL,
 	.build = var_build,
 	.memory_size = var_memory_size,
 	.used_bytes = var_used_bytes,
