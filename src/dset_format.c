@@ -19,7 +19,6 @@
 #include "catalog/pg_type.h"
 #include "libpq/pqformat.h"
 #include "miscadmin.h"
-#include "port/pg_bswap.h"
 #include "utils/builtins.h"
 #include "utils/inval.h"
 #include "utils/lsyscache.h"
@@ -782,7 +781,7 @@ dset_key_range(const bytea *ds, const DSHeader *h, uint64 *first,
 		{
 			m = Min(DSET_BLOCK, h->n - start);
 			p = cd_block_read_head(p, end, width, m, &bfirst, &b, &gaps,
-							   CD_WHAT_DSET);
+								   CD_WHAT_DSET);
 			if (start == 0)
 				*first = bfirst;
 			if ((start & 0xFFFFF) == 0)
@@ -844,7 +843,7 @@ dset_foreach_key(const bytea *ds, const DSHeader *h, DSKeysFn fn, void *arg)
 			const uint8 *gaps;
 
 			p = cd_block_read_head(p, end, width, m, &bfirst, &b, &gaps,
-							   CD_WHAT_DSET);
+								   CD_WHAT_DSET);
 			cd_block_decode_gaps(gaps, end - gaps, b, m, bfirst, keys);
 			fn(keys, m, arg);
 			if ((start & 0xFFFF) == 0)
@@ -1068,12 +1067,13 @@ dset_or_bits(const bytea *ds, const DSHeader *h, uint64 *bits, uint64 lo,
 
 		p = cd_block_read_head(p, end, width, m, &first, &b, &gaps,
 							   CD_WHAT_DSET);
-		nbytes = ((Size) (m - 1) * b + 7) / 8;
+		nbytes = cd_block_gaps_size(m, b);
 
 		/*
 		 * The common block: its keys surely inside the bitmap (the last is at
-		 * most first + (m - 1) * 2^b), each gap read with one 8-byte load:
-		 * decode and set bits in one loop, without a check per key.
+		 * most first + (m - 1) * 2^b), each gap read with one 8-byte load as
+		 * blockcodec.h's trusting decoder does: decode and set bits in one
+		 * loop, without a check per key or a pass over the keys decoded.
 		 */
 		if (b > 0 && b <= 32 && first >= lo &&
 			first - lo < nbits && (nbits - (first - lo)) >> b > m &&
@@ -1087,13 +1087,7 @@ dset_or_bits(const bytea *ds, const DSHeader *h, uint64 *bits, uint64 lo,
 			bits[off >> 6] |= UINT64CONST(1) << (off & 63);
 			for (i = 1; i < m; i++, bitpos += b)
 			{
-				uint64		word;
-
-				memcpy(&word, gaps + (bitpos >> 3), sizeof(word));
-#ifdef WORDS_BIGENDIAN
-				word = pg_bswap64(word);
-#endif
-				off += ((word >> (bitpos & 7)) & mask) + 1;
+				off += ((cd_load64(gaps + (bitpos >> 3)) >> (bitpos & 7)) & mask) + 1;
 				bits[off >> 6] |= UINT64CONST(1) << (off & 63);
 			}
 		}
@@ -1184,7 +1178,7 @@ packed_fill(DSPackedReader *r)
 		return false;
 	m = (uint32) Min((uint64) DSET_BLOCK, r->left);
 	p = cd_block_read_head(base + r->pos, end, width, m, &first, &b, &gaps,
-							   CD_WHAT_DSET);
+						   CD_WHAT_DSET);
 	cd_block_decode_gaps(gaps, end - gaps, b, m, first, r->keys);
 	/* strictly increasing, within the width (no wrap-around either) */
 	if (r->started && r->keys[0] <= r->prev)

@@ -34,7 +34,6 @@
 
 #include "miscadmin.h"
 #include "port/pg_bitutils.h"
-#include "port/pg_bswap.h"
 #include "utils/memutils.h"
 
 #include "errors.h"
