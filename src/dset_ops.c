@@ -79,7 +79,9 @@ dsk_lower_bound(const DSKeys *a, uint32 lo, const DSKeys *b, uint32 j)
  * run is GALLOP_RATIO times longer, the longer one is searched (galloping)
  * for each key of the shorter and what lies between taken as one range, so
  * the cost is the short run's keys times the log of the gaps; otherwise
- * one pass, branch-free for the union of fixed-width keys.
+ * one pass, branch-free for the union of fixed-width keys.  Inlined into
+ * each caller, whose constant keep, stop_first and out leave only the
+ * work of its own operation in the loop.
  */
 #define MERGE_A		0x01		/* keys only in a */
 #define MERGE_BOTH	0x02		/* keys in both */
@@ -145,7 +147,7 @@ take_one(DSKeys *out, uint32 *o, const DSKeys *in, uint32 i, int keep,
 	return 1;
 }
 
-static uint64
+static pg_attribute_always_inline uint64
 merge_keys(DSKeys *out, const DSKeys *a, const DSKeys *b, int keep,
 		   bool stop_first)
 {

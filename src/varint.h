@@ -78,6 +78,13 @@ cd_varint_read(const char *src, Size *pos, Size end, int maxbits, uint64 *v)
 	uint64		r = 0;
 	int			shift = 0;
 
+	/* one byte, the common case (every bound here is at least 7 bits) */
+	Assert(maxbits >= 7);
+	if (likely(*pos < end) && (uint8) src[*pos] < 0x80)
+	{
+		*v = (uint8) src[(*pos)++];
+		return true;
+	}
 	for (;;)
 	{
 		uint8		c;
