@@ -343,7 +343,7 @@ fold_runs(CDFrontSet *fs)
 typedef struct UnionStream
 {
 	const CDSortedEntries *e;	/* the tail's sorted entries, or NULL: */
-	CDFrontDecoder d;				/* a sorted part's keys */
+	CDFrontDecoder d;			/* a sorted part's keys */
 	Size		next;			/* e's next item */
 	const char *key;			/* the head */
 	Size		len;
