@@ -402,11 +402,8 @@ decoded_bytes_size(StringInfo buf, uint32 n)
 		uint64		shared;
 		uint64		rest;
 
-		if (!cd_recv_varint(&view, 35, &shared) ||
-			!cd_recv_varint(&view, 35, &rest) ||
-			rest > (uint64) (view.len - view.cursor))
+		if (!cd_front_skim(&view, &shared, &rest))
 			return PG_UINT64_MAX;
-		view.cursor += (int) rest;
 		total += shared + rest;
 		if (total > DSET_MAX_DECODED)
 			return total;

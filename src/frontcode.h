@@ -131,6 +131,24 @@ cd_front_decoder_free(CDFrontDecoder *d)
 }
 
 /*
+ * Skim one key at buf's cursor without building it: its two lengths
+ * (below 2^35, as keys are below 1 GB) into *shared and *rest, and the
+ * cursor past its rest; false (the cursor then undefined) if the lengths
+ * are malformed or the rest runs past the end.  For passes that size or
+ * sample untrusted keys before they are decoded.
+ */
+static inline bool
+cd_front_skim(StringInfo buf, uint64 *shared, uint64 *rest)
+{
+	if (!cd_recv_varint(buf, 35, shared) ||
+		!cd_recv_varint(buf, 35, rest) ||
+		*rest > (uint64) (buf->len - buf->cursor))
+		return false;
+	buf->cursor += (int) *rest;
+	return true;
+}
+
+/*
  * Bytes of the front coding of r's keys (read to its end); the keys
  * written into dst, which has room for room bytes (ERROR rather than past
  * them), returning the bytes written.

@@ -1326,12 +1326,8 @@ cd_front_state_stays_front(const char *keys, Size len, uint32 n)
 		uint64		shared;
 		uint64		rest;
 
-		if (!cd_recv_varint(&buf, 64, &shared) ||
-			!cd_recv_varint(&buf, 64, &rest) ||
-			rest > (uint64) (buf.len - buf.cursor) ||
-			shared > MaxAllocSize)
+		if (!cd_front_skim(&buf, &shared, &rest) || shared > MaxAllocSize)
 			return false;
-		buf.cursor += (int) rest;
 		raw += cd_entry_header_size(shared + rest) + shared + rest;
 	}
 	return buf.cursor > 0 && cd_front_state_stays(buf.cursor, raw);
