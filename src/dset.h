@@ -93,11 +93,12 @@
 
 #include "key.h"
 #include "keystream.h"
+#include "runcodec.h"
 
 #define DSET_VERSION		1
 #define DSET_HEADER_SIZE	8	/* version, encoding, width, flags, count */
 #define DSET_FLAG_RUNS		0x01	/* fixed-width keys as runs */
-#define DSET_BLOCK			128 /* keys per block (keypack.h's CD_PACK_BLOCK) */
+#define DSET_BLOCK			128 /* keys per block (blockcodec.h's CD_BLOCK_KEYS) */
 
 /* type references of stored sets besides value_io.h's CD_REF_OID and _NAME */
 #define DSET_REF_LOCAL		3	/* uint32 OID, uint32 base type OID */
@@ -408,7 +409,7 @@ typedef struct DSPackedReader
 	const DSPacked *p;
 	Size		pos;			/* the next byte */
 	uint64		left;			/* keys not read yet */
-	uint64		nruns;			/* runs layout: runs not read yet */
+	CDRunsReader runs;			/* the runs layout's reader */
 	uint64		prev;			/* the last key read */
 	bool		started;
 	uint32		m;				/* blocks layout: the block's keys ... */

@@ -19,7 +19,6 @@
 #include "catalog/pg_type.h"
 #include "libpq/pqformat.h"
 #include "miscadmin.h"
-#include "port/pg_bswap.h"
 #include "utils/builtins.h"
 #include "utils/inval.h"
 #include "utils/lsyscache.h"
@@ -55,17 +54,6 @@ format_encoding(const CDKeyType *kt)
 	pg_unreachable();
 }
 
-/* a run's count or length (LEB128: keypack.h) */
-static uint64
-recv_varint(StringInfo buf)
-{
-	uint64		v;
-
-	if (!cd_recv_varint(buf, 64, &v))
-		dset_invalid("A number is malformed.");
-	return v;
-}
-
 /*
  * A reader that passes on the batches of another and counts the maximal
  * runs of consecutive keys in them, so that packing the blocks also tells
@@ -99,35 +87,6 @@ count_runs_next(CDKeyReader *r, uint64 *dst, uint32 max)
 	return m;
 }
 
-/* one run of the runs layout: its size, and its bytes if buf is not NULL */
-static inline Size
-put_run(StringInfo buf, int width, bool first, uint64 start, uint64 len,
-		uint64 prevend)
-{
-	Size		size;
-
-	if (first)
-	{
-		size = width;
-		if (buf != NULL)
-		{
-			int			j;
-
-			for (j = width - 1; j >= 0; j--)
-				appendStringInfoCharMacro(buf, (char) (start >> (8 * j)));
-		}
-	}
-	else
-	{
-		size = cd_varint_size(start - prevend - 2);
-		if (buf != NULL)
-			cd_send_varint(buf, start - prevend - 2);
-	}
-	if (buf != NULL)
-		cd_send_varint(buf, len - 1);
-	return size + cd_varint_size(len - 1);
-}
-
 /*
  * The runs layout of r's keys (read from the start), nruns runs: its size,
  * and its bytes appended to buf if not NULL.
@@ -141,10 +100,8 @@ runs_layout(CDKeyReader *r, int width, uint32 nruns, StringInfo buf)
 	uint64		start = 0;
 	uint64		len = 0;
 	uint64		prevend = 0;
-	Size		size = cd_varint_size(nruns);
+	Size		size = cd_runs_put_count(buf, nruns);
 
-	if (buf != NULL)
-		cd_send_varint(buf, nruns);
 	r->pos = 0;
 	while ((m = r->next_fixed(r, batch, DSET_BLOCK)) > 0)
 	{
@@ -161,7 +118,7 @@ runs_layout(CDKeyReader *r, int width, uint32 nruns, StringInfo buf)
 			}
 			if (len > 0)
 			{
-				size += put_run(buf, width, seen++ == 0, start, len, prevend);
+				size += cd_run_put(buf, width, seen++ == 0, start, len, prevend);
 				prevend = start + len - 1;
 			}
 			start = k;
@@ -170,7 +127,7 @@ runs_layout(CDKeyReader *r, int width, uint32 nruns, StringInfo buf)
 		CHECK_FOR_INTERRUPTS();
 	}
 	if (len > 0)
-		size += put_run(buf, width, seen++ == 0, start, len, prevend);
+		size += cd_run_put(buf, width, seen++ == 0, start, len, prevend);
 	Assert(seen == nruns);
 	return size;
 }
@@ -178,61 +135,32 @@ runs_layout(CDKeyReader *r, int width, uint32 nruns, StringInfo buf)
 static void
 unpack_runs(StringInfo buf, DSKeys *k, const CDKeyType *kt, uint32 n)
 {
-	uint64		limit = kt->width == 8 ? PG_UINT64_MAX :
-		(UINT64CONST(1) << (8 * kt->width)) - 1;
-	uint64		nruns = recv_varint(buf);
-	uint64		r;
-	uint64		prevend = 0;
+	CDRunsReader rr;
+	uint64		first;
+	uint64		last;
 	uint32		o = 0;
 
-	/* every run takes at least 1 byte and holds at least 1 key */
-	if (nruns > n || nruns > (uint64) (buf->len - buf->cursor) || (n > 0 && nruns == 0))
-		cd_invalid_state("The number of runs does not match the number of keys.");
+	cd_runs_reader_init(&rr, buf->data + buf->cursor, buf->len - buf->cursor,
+						kt->width, n, CD_WHAT_DSET);
 	dsk_alloc(k, kt, n);
-	for (r = 0; r < nruns; r++)
+	while (cd_runs_next(&rr, &first, &last))
 	{
-		uint64		start;
-		uint64		len;
-		uint64		j;
+		uint64		key = first;
 
-		if (r == 0)
+		for (;;)
 		{
-			int			b;
-
-			if (buf->len - buf->cursor < kt->width)
-				cd_invalid_state("The keys run past the end of the value.");
-			start = 0;
-			for (b = 0; b < kt->width; b++)
-				start = (start << 8) | (uint8) buf->data[buf->cursor++];
-		}
-		else
-		{
-			uint64		gap = recv_varint(buf);
-
-			/* start = prevend + gap + 2 <= limit */
-			if (prevend >= limit - 1 || gap > limit - prevend - 2)
-				cd_invalid_state("A key is out of range.");
-			start = prevend + gap + 2;
-		}
-		len = recv_varint(buf);
-		if (len >= (uint64) (n - o))
-			cd_invalid_state("The runs hold more keys than the value.");
-		if (len > limit - start)
-			cd_invalid_state("A key is out of range.");
-		len++;
-		for (j = 0; j < len; j++)
-		{
-			if (!dsk_key_is_canonical(kt, start + j))
-				cd_invalid_state("A key is not in canonical form.");
-			dsk_put(k, o++, start + j);
-			if ((j & 0xFFFF) == 0xFFFF)
+			if (!dsk_key_is_canonical(kt, key))
+				dset_invalid("A key is not in canonical form.");
+			dsk_put(k, o++, key);
+			if (((key - first) & 0xFFFF) == 0xFFFF)
 				CHECK_FOR_INTERRUPTS();
+			if (key == last)
+				break;
+			key++;
 		}
-		prevend = start + len - 1;
 		CHECK_FOR_INTERRUPTS();
 	}
-	if (o != n)
-		cd_invalid_state("The runs hold fewer keys than the value.");
+	buf->cursor += (int) rr.pos;
 	k->n = n;
 }
 
@@ -345,7 +273,7 @@ send_type_ref(StringInfo buf, const CDKeyType *kt)
 static Oid
 recv_base_type(StringInfo buf, bool zero_ok)
 {
-	Oid			base = (Oid) pq_getmsgint(buf, 4);
+	Oid			base = cd_recv_ref_oid_raw(buf, CD_WHAT_DSET);
 
 	if (base == InvalidOid && zero_ok)
 		return InvalidOid;
@@ -371,7 +299,7 @@ read_type_ref(StringInfo buf, int flags, DSRef *ref)
 
 	memset(ref, 0, sizeof(*ref));
 	ref->typid = cd_recv_type_ref_ext(buf, flags | CD_REF_MISSING_OK,
-									  &ref->kind, &ref->name);
+									  &ref->kind, &ref->name, CD_WHAT_DSET);
 	switch (ref->kind)
 	{
 		case CD_REF_OID:
@@ -384,7 +312,7 @@ read_type_ref(StringInfo buf, int flags, DSRef *ref)
 		case DSET_REF_LOCAL:
 			if (flags & CD_REF_AS_USER)
 				dset_invalid("A type reference is malformed.");
-			ref->written = (Oid) pq_getmsgint(buf, 4);
+			ref->written = cd_recv_ref_oid_raw(buf, CD_WHAT_DSET);
 			ref->basetypid = recv_base_type(buf, false);
 			if (ref->written < FirstGenbkiObjectId)
 				dset_invalid("A type reference is malformed.");
@@ -608,11 +536,7 @@ dset_encode(const CDKeyType *kt, const DSKeys *keys)
 void
 dset_invalid(const char *detail)
 {
-	ereport(ERROR,
-			(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
-			 errmsg("invalid distinct_set"),
-			 errdetail_internal("%s", detail)));
-	pg_unreachable();
+	cd_invalid(CD_WHAT_DSET, detail);
 }
 
 uint32
@@ -644,22 +568,22 @@ parse_header_ext(FunctionCallInfo fcinfo, const bytea *ds, DSHeader *h,
 
 	view_of(&buf, ds);
 	if (buf.len < DSET_HEADER_SIZE)
-		cd_invalid_state("The value is shorter than its header.");
+		dset_invalid("The value is shorter than its header.");
 
 	version = pq_getmsgbyte(&buf);
 	encoding = pq_getmsgbyte(&buf);
 	width = pq_getmsgbyte(&buf);
 	h->flags = pq_getmsgbyte(&buf);
 	if (version != DSET_VERSION)
-		cd_invalid_state("Unknown format version.");
+		dset_invalid("Unknown format version.");
 	h->n = (uint32) pq_getmsgint(&buf, 4);
 	if ((h->flags & ~DSET_FLAG_RUNS) != 0 ||
 		((h->flags & DSET_FLAG_RUNS) && (width == 0 || h->n == 0)))
-		cd_invalid_state("Unknown flags.");
+		dset_invalid("Unknown flags.");
 	read_type_ref(&buf, flags, ref);
-	collation = cd_recv_collation_ref(&buf);
+	collation = cd_recv_collation_ref(&buf, CD_WHAT_DSET);
 	if (OidIsValid(collation))
-		cd_invalid_state("This format version stores no collation.");
+		dset_invalid("This format version stores no collation.");
 
 	h->orphan = !OidIsValid(ref->typid);
 	if (h->orphan && !orphan_ok)
@@ -668,7 +592,7 @@ parse_header_ext(FunctionCallInfo fcinfo, const bytea *ds, DSHeader *h,
 						standin_type(ref->basetypid, encoding, width) :
 						ref->typid);
 	if (format_encoding(h->kt) != encoding || h->kt->width != width)
-		cd_invalid_state("The key encoding does not match the element type.");
+		dset_invalid("The key encoding does not match the element type.");
 	if (width > 0 && (Size) h->n * width > DSET_MAX_DECODED)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
@@ -699,7 +623,7 @@ decode_keys(const bytea *ds, const DSHeader *h, const CDKeyType *kt,
 	else
 		dsk_unpack(&buf, keys, kt, h->n);
 	if (buf.cursor != buf.len)
-		cd_invalid_state("There are bytes left after the keys.");
+		dset_invalid("There are bytes left after the keys.");
 
 	/*
 	 * Not checked here: that the layout is the shorter one (runs exactly
@@ -717,41 +641,6 @@ decode(FunctionCallInfo fcinfo, const bytea *ds, DSKeys *keys)
 	parse_header(fcinfo, ds, &h);
 	decode_keys(ds, &h, h.kt, keys);
 	return h.kt;
-}
-
-/* the big-endian key of width bytes at p */
-static inline uint64
-read_key(const uint8 *p, int width)
-{
-	uint64		k = 0;
-	int			i;
-
-	for (i = 0; i < width; i++)
-		k = (k << 8) | p[i];
-	return k;
-}
-
-/*
- * The gap (minus one) of b bits at bit *bitpos of a block's gaps (least
- * significant bit first), read bit field by bit field, within the bytes the
- * gaps take; advances *bitpos.
- */
-static inline uint64
-read_gap(const uint8 *gaps, Size *bitpos, int b)
-{
-	uint64		v = 0;
-	int			got = 0;
-
-	while (got < b)
-	{
-		int			off = *bitpos & 7;
-		int			take = Min(8 - off, b - got);
-
-		v |= (uint64) ((gaps[*bitpos >> 3] >> off) & ((1 << take) - 1)) << got;
-		got += take;
-		*bitpos += take;
-	}
-	return v;
 }
 
 /* in the blocks layout: the first key of each block, then one block's gaps */
@@ -773,28 +662,13 @@ blocks_contain(const uint8 *p, const uint8 *end, int width, uint32 n,
 	{
 		uint32		bm = Min(DSET_BLOCK, n - start);
 		uint64		bfirst;
-		int			bb = 0;
-		const uint8 *bgaps = NULL;
+		int			bb;
+		const uint8 *bgaps;
 
-		if (end - p < width)
-			dset_invalid("The keys run past the end of the value.");
-		bfirst = read_key(p, width);
-		if (bfirst > key)
+		if (end - p >= width && cd_block_read_key(p, width) > key)
 			break;
-		p += width;
-		if (bm > 1)
-		{
-			Size		bytes;
-
-			if (p >= end)
-				dset_invalid("The keys run past the end of the value.");
-			bb = *p++;
-			bytes = ((Size) (bm - 1) * bb + 7) / 8;
-			if (bb > 64 || (Size) (end - p) < bytes)
-				dset_invalid("The keys run past the end of the value.");
-			bgaps = p;
-			p += bytes;
-		}
+		p = cd_block_read_head(p, end, width, bm, &bfirst, &bb, &bgaps,
+							   CD_WHAT_DSET);
 		first = bfirst;
 		m = bm;
 		b = bb;
@@ -807,41 +681,27 @@ blocks_contain(const uint8 *p, const uint8 *end, int width, uint32 n,
 		return false;
 	/* the last block whose first key is <= key: its gaps, b bits each */
 	k = first;
-	for (i = 1; i < m && k < key; i++)
-		k += read_gap(gaps, &bitpos, b) + 1;
+	for (i = 1; i < m && k < key; i++, bitpos += b)
+		k += cd_block_gap_at(gaps, bitpos, b) + 1;
 	return k == key;
 }
 
-/* in the runs layout: each run's start and length */
+/* in the runs layout: the runs up to the one key would be in */
 static bool
-runs_contain(StringInfo buf, int width, uint64 key)
+runs_contain(StringInfo buf, int width, uint32 n, uint64 key)
 {
-	uint64		nruns = recv_varint(buf);
-	uint64		prevend = 0;
-	uint64		r;
+	CDRunsReader rr;
+	uint64		first;
+	uint64		last;
 
-	for (r = 0; r < nruns; r++)
+	cd_runs_reader_init(&rr, buf->data + buf->cursor, buf->len - buf->cursor,
+						width, n, CD_WHAT_DSET);
+	while (cd_runs_next(&rr, &first, &last))
 	{
-		uint64		start;
-		uint64		len;
-
-		if (r == 0)
-		{
-			if (buf->len - buf->cursor < width)
-				dset_invalid("The keys run past the end of the value.");
-			start = read_key((const uint8 *) buf->data + buf->cursor, width);
-			buf->cursor += width;
-		}
-		else
-			start = prevend + recv_varint(buf) + 2;
-		len = recv_varint(buf);
-		if (key < start)
+		if (key < first)
 			return false;
-		if (key - start <= len)
+		if (key <= last)
 			return true;
-		prevend = start + len;
-		if ((r & 0xFFFF) == 0xFFFF)
-			CHECK_FOR_INTERRUPTS();
 	}
 	return false;
 }
@@ -867,7 +727,7 @@ contains_key(FunctionCallInfo fcinfo, const bytea *ds, DSHeader *h, Datum value)
 	if (h->kt->width > 0)
 	{
 		if (h->flags & DSET_FLAG_RUNS)
-			return runs_contain(&buf, h->kt->width, key);
+			return runs_contain(&buf, h->kt->width, h->n, key);
 		return blocks_contain((const uint8 *) buf.data + buf.cursor,
 							  (const uint8 *) buf.data + buf.len,
 							  h->kt->width, h->n, key);
@@ -885,77 +745,6 @@ contains_key(FunctionCallInfo fcinfo, const bytea *ds, DSHeader *h, Datum value)
 	return i < keys.n && dsk_cmp(&keys, i, &one, 0) == 0;
 }
 
-/*
- * The checks are shared with serialized states (keypack.h, value_io.h),
- * whose errors name a count_distinct state: they are raised again naming
- * a distinct_set.
- */
-/*
- * The m keys of a block whose first key is first and whose m - 1 gaps are
- * packed b bits each at gaps (inside the value, end its end), into keys.
- */
-static inline void
-block_keys(const uint8 *gaps, const uint8 *end, int b, uint32 m, uint64 first,
-		   uint64 *keys)
-{
-	Size		nbits = (Size) (m - 1) * b;
-	Size		bitpos = 0;
-	uint64		k = first;
-	uint32		i;
-
-	keys[0] = k;
-	if (b > 0 && b <= 56 && (Size) (end - gaps) >= (nbits + 7) / 8 + 8)
-	{
-		/* each gap with one 8-byte load from its first byte (in bounds) */
-		uint64		mask = (UINT64CONST(1) << b) - 1;
-
-		for (i = 1; i < m; i++, bitpos += b)
-		{
-			uint64		word;
-
-			memcpy(&word, gaps + (bitpos >> 3), sizeof(word));
-#ifdef WORDS_BIGENDIAN
-			word = pg_bswap64(word);
-#endif
-			k += ((word >> (bitpos & 7)) & mask) + 1;
-			keys[i] = k;
-		}
-		return;
-	}
-	for (i = 1; i < m; i++)
-	{
-		k += read_gap(gaps, &bitpos, b) + 1;
-		keys[i] = k;
-	}
-}
-
-/* in the blocks layout: each block's first key, b and gaps */
-static const uint8 *
-next_block(const uint8 *p, const uint8 *end, int width, uint32 m,
-		   uint64 *first, int *b, const uint8 **gaps)
-{
-	if (end - p < width)
-		dset_invalid("The keys run past the end of the value.");
-	*first = read_key(p, width);
-	p += width;
-	*b = 0;
-	*gaps = p;
-	if (m > 1)
-	{
-		Size		bytes;
-
-		if (p >= end)
-			dset_invalid("The keys run past the end of the value.");
-		*b = *p++;
-		bytes = ((Size) (m - 1) * *b + 7) / 8;
-		if (*b > 64 || (Size) (end - p) < bytes)
-			dset_invalid("The keys run past the end of the value.");
-		*gaps = p;
-		p += bytes;
-	}
-	return p;
-}
-
 void
 dset_key_range(const bytea *ds, const DSHeader *h, uint64 *first,
 			   uint64 *last)
@@ -967,36 +756,20 @@ dset_key_range(const bytea *ds, const DSHeader *h, uint64 *first,
 	Assert(width > 0 && h->n > 0);
 	if (h->flags & DSET_FLAG_RUNS)
 	{
-		StringInfoData buf;
-		uint64		nruns;
-		uint64		r;
-		uint64		start = 0;
-		uint64		len = 0;
+		CDRunsReader rr;
+		uint64		f;
+		uint64		l;
+		bool		started = false;
 
-		buf.data = (char *) VARDATA_ANY(ds);
-		buf.len = (int) VARSIZE_ANY_EXHDR(ds);
-		buf.maxlen = buf.len;
-		buf.cursor = h->start;
-		nruns = recv_varint(&buf);
-		for (r = 0; r < nruns; r++)
+		cd_runs_reader_init(&rr, (const char *) p, end - p, width, h->n,
+							CD_WHAT_DSET);
+		while (cd_runs_next(&rr, &f, &l))
 		{
-			if (r == 0)
-			{
-				if (buf.len - buf.cursor < width)
-					dset_invalid("The keys run past the end of the value.");
-				start = read_key((const uint8 *) buf.data + buf.cursor, width);
-				buf.cursor += width;
-				*first = start;
-			}
-			else
-				start = start + len + recv_varint(&buf) + 2;
-			len = recv_varint(&buf);
-			if ((r & 0xFFFF) == 0xFFFF)
-				CHECK_FOR_INTERRUPTS();
+			if (!started)
+				*first = f;
+			started = true;
+			*last = l;
 		}
-		if (nruns == 0)
-			dset_invalid("The number of runs does not match the number of keys.");
-		*last = start + len;
 	}
 	else
 	{
@@ -1010,13 +783,14 @@ dset_key_range(const bytea *ds, const DSHeader *h, uint64 *first,
 		for (start = 0; start < h->n; start += DSET_BLOCK)
 		{
 			m = Min(DSET_BLOCK, h->n - start);
-			p = next_block(p, end, width, m, &bfirst, &b, &gaps);
+			p = cd_block_read_head(p, end, width, m, &bfirst, &b, &gaps,
+								   CD_WHAT_DSET);
 			if (start == 0)
 				*first = bfirst;
 			if ((start & 0xFFFFF) == 0)
 				CHECK_FOR_INTERRUPTS();
 		}
-		block_keys(gaps, end, b, m, bfirst, keys);
+		cd_block_decode_gaps(gaps, end - gaps, b, m, bfirst, keys);
 		*last = keys[m - 1];
 	}
 }
@@ -1033,44 +807,28 @@ dset_foreach_key(const bytea *ds, const DSHeader *h, DSKeysFn fn, void *arg)
 	Assert(width > 0);
 	if (h->flags & DSET_FLAG_RUNS)
 	{
-		StringInfoData buf;
-		uint64		nruns;
-		uint64		r;
-		uint64		start = 0;
-		uint64		len = 0;
-		uint64		left = h->n;
+		CDRunsReader rr;
+		uint64		f;
+		uint64		l;
 
-		buf.data = (char *) VARDATA_ANY(ds);
-		buf.len = (int) VARSIZE_ANY_EXHDR(ds);
-		buf.maxlen = buf.len;
-		buf.cursor = h->start;
-		nruns = recv_varint(&buf);
-		for (r = 0; r < nruns; r++)
+		cd_runs_reader_init(&rr, (const char *) p, end - p, width, h->n,
+							CD_WHAT_DSET);
+		while (cd_runs_next(&rr, &f, &l))
 		{
-			uint64		j;
+			uint64		k = f;
+			bool		more = true;
 
-			if (r == 0)
-			{
-				if (buf.len - buf.cursor < width)
-					dset_invalid("The keys run past the end of the value.");
-				start = read_key((const uint8 *) buf.data + buf.cursor, width);
-				buf.cursor += width;
-			}
-			else
-				start = start + len + recv_varint(&buf) + 2;
-			len = recv_varint(&buf);
-			/* never more keys than the header's count */
-			if (len >= left)
-				dset_invalid("The runs hold more keys than the value.");
-			left -= len + 1;
-			for (j = 0; j <= len;)
+			while (more)
 			{
 				uint32		m = 0;
 
-				while (m < DSET_BLOCK && j <= len)
-					keys[m++] = start + j++;
+				while (m < DSET_BLOCK && more)
+				{
+					keys[m++] = k;
+					more = k++ != l;
+				}
 				fn(keys, m, arg);
-				if ((j & 0xFFFF) < DSET_BLOCK)
+				if (((k - f) & 0xFFFF) < DSET_BLOCK)
 					CHECK_FOR_INTERRUPTS();
 			}
 			CHECK_FOR_INTERRUPTS();
@@ -1087,8 +845,9 @@ dset_foreach_key(const bytea *ds, const DSHeader *h, DSKeysFn fn, void *arg)
 			int			b;
 			const uint8 *gaps;
 
-			p = next_block(p, end, width, m, &bfirst, &b, &gaps);
-			block_keys(gaps, end, b, m, bfirst, keys);
+			p = cd_block_read_head(p, end, width, m, &bfirst, &b, &gaps,
+								   CD_WHAT_DSET);
+			cd_block_decode_gaps(gaps, end - gaps, b, m, bfirst, keys);
 			fn(keys, m, arg);
 			if ((start & 0xFFFF) == 0)
 				CHECK_FOR_INTERRUPTS();
@@ -1096,74 +855,16 @@ dset_foreach_key(const bytea *ds, const DSHeader *h, DSKeysFn fn, void *arg)
 	}
 }
 
-static void
-rethrow_as_distinct_set(MemoryContext mcxt)
-{
-	ErrorData  *edata;
-
-	MemoryContextSwitchTo(mcxt);
-	edata = CopyErrorData();
-	if (edata->sqlerrcode != ERRCODE_INVALID_BINARY_REPRESENTATION &&
-		edata->sqlerrcode != ERRCODE_PROTOCOL_VIOLATION &&
-		edata->sqlerrcode != ERRCODE_UNDEFINED_OBJECT)
-		PG_RE_THROW();
-	FlushErrorState();
-	if (edata->sqlerrcode != ERRCODE_UNDEFINED_OBJECT)
-	{
-		/* 08P01: a reference runs past the end (pqformat.h) */
-		if (edata->sqlerrcode == ERRCODE_PROTOCOL_VIOLATION)
-			edata->detail = pstrdup("A type or collation reference runs past the end.");
-		edata->sqlerrcode = ERRCODE_INVALID_BINARY_REPRESENTATION;
-		edata->message = pstrdup("invalid distinct_set");
-	}
-	else
-	{
-		/* "type \"s.t\" of a count_distinct state does not exist" */
-		char	   *p = strstr(edata->message, " of a count_distinct state ");
-
-		if (p != NULL)
-		{
-			edata->message = psprintf("%.*s of a distinct_set %s",
-									  (int) (p - edata->message), edata->message,
-									  p + strlen(" of a count_distinct state "));
-			edata->hint = NULL;
-		}
-	}
-	ReThrowError(edata);
-}
-
 const CDKeyType *
 dset_decode(FunctionCallInfo fcinfo, const bytea *ds, DSKeys *keys)
 {
-	MemoryContext mcxt = CurrentMemoryContext;
-	const CDKeyType *volatile kt = NULL;
-
-	PG_TRY();
-	{
-		kt = decode(fcinfo, ds, keys);
-	}
-	PG_CATCH();
-	{
-		rethrow_as_distinct_set(mcxt);
-	}
-	PG_END_TRY();
-	return kt;
+	return decode(fcinfo, ds, keys);
 }
 
 const CDKeyType *
 dset_header(FunctionCallInfo fcinfo, const bytea *ds, DSHeader *h)
 {
-	MemoryContext mcxt = CurrentMemoryContext;
-
-	PG_TRY();
-	{
-		parse_header(fcinfo, ds, h);
-	}
-	PG_CATCH();
-	{
-		rethrow_as_distinct_set(mcxt);
-	}
-	PG_END_TRY();
+	parse_header(fcinfo, ds, h);
 	return h->kt;
 }
 
@@ -1202,31 +903,19 @@ portable(const bytea *ds, const DSRef *ref, bool *orphan)
 bytea *
 dset_portable(FunctionCallInfo fcinfo, const bytea *ds, bool *orphan)
 {
-	MemoryContext mcxt = CurrentMemoryContext;
-	bytea	   *volatile result = NULL;
-	volatile bool is_orphan = false;
+	StringInfoData buf;
+	DSRef		ref;
+	bytea	   *result;
+	bool		o;
 
-	PG_TRY();
-	{
-		StringInfoData buf;
-		DSRef		ref;
-		bool		o;
-
-		view_of(&buf, ds);
-		if (buf.len < DSET_HEADER_SIZE || buf.data[0] != DSET_VERSION)
-			cd_invalid_state("Unknown format version.");
-		buf.cursor = DSET_HEADER_SIZE;
-		read_type_ref(&buf, 0, &ref);
-		result = portable(ds, &ref, &o);
-		is_orphan = o;
-	}
-	PG_CATCH();
-	{
-		rethrow_as_distinct_set(mcxt);
-	}
-	PG_END_TRY();
+	view_of(&buf, ds);
+	if (buf.len < DSET_HEADER_SIZE || buf.data[0] != DSET_VERSION)
+		dset_invalid("Unknown format version.");
+	buf.cursor = DSET_HEADER_SIZE;
+	read_type_ref(&buf, 0, &ref);
+	result = portable(ds, &ref, &o);
 	if (orphan != NULL)
-		*orphan = is_orphan;
+		*orphan = o;
 	return result;
 }
 
@@ -1234,20 +923,11 @@ const CDKeyType *
 dset_decode_input(FunctionCallInfo fcinfo, const bytea *ds, DSKeys *keys,
 				  bool *orphan, Oid *basetypid)
 {
-	MemoryContext mcxt = CurrentMemoryContext;
 	DSHeader	h;
 	DSRef		ref;
 
-	PG_TRY();
-	{
-		parse_header_ext(fcinfo, ds, &h, CD_REF_AS_USER, true, &ref);
-		decode_keys(ds, &h, h.kt, keys);
-	}
-	PG_CATCH();
-	{
-		rethrow_as_distinct_set(mcxt);
-	}
-	PG_END_TRY();
+	parse_header_ext(fcinfo, ds, &h, CD_REF_AS_USER, true, &ref);
+	decode_keys(ds, &h, h.kt, keys);
 	*orphan = h.orphan;
 	*basetypid = ref.basetypid;
 	return h.kt;
@@ -1256,27 +936,15 @@ dset_decode_input(FunctionCallInfo fcinfo, const bytea *ds, DSKeys *keys,
 Oid
 dset_element_type(FunctionCallInfo fcinfo, const bytea *ds)
 {
-	MemoryContext mcxt = CurrentMemoryContext;
-	volatile Oid typid = InvalidOid;
+	StringInfoData buf;
+	DSRef		ref;
 
-	PG_TRY();
-	{
-		StringInfoData buf;
-		DSRef		ref;
-
-		view_of(&buf, ds);
-		if (buf.len < DSET_HEADER_SIZE || buf.data[0] != DSET_VERSION)
-			cd_invalid_state("Unknown format version.");
-		buf.cursor = DSET_HEADER_SIZE;
-		read_type_ref(&buf, 0, &ref);
-		typid = ref.typid;
-	}
-	PG_CATCH();
-	{
-		rethrow_as_distinct_set(mcxt);
-	}
-	PG_END_TRY();
-	return typid;
+	view_of(&buf, ds);
+	if (buf.len < DSET_HEADER_SIZE || buf.data[0] != DSET_VERSION)
+		dset_invalid("Unknown format version.");
+	buf.cursor = DSET_HEADER_SIZE;
+	read_type_ref(&buf, 0, &ref);
+	return ref.typid;
 }
 
 bytea *
@@ -1311,32 +979,15 @@ const CDKeyType *
 dset_decode_as(FunctionCallInfo fcinfo, const bytea *ds, const CDKeyType *kt,
 			   DSKeys *keys)
 {
-	MemoryContext mcxt = CurrentMemoryContext;
 	DSHeader	h;
 	DSRef		ref;
 
-	PG_TRY();
-	{
-		parse_header_ext(fcinfo, ds, &h, 0, true, &ref);
-	}
-	PG_CATCH();
-	{
-		rethrow_as_distinct_set(mcxt);
-	}
-	PG_END_TRY();
+	parse_header_ext(fcinfo, ds, &h, 0, true, &ref);
 	/* the same keys: of the same base type if known, else the same encoding */
 	if (OidIsValid(ref.basetypid) ? ref.basetypid != kt->basetypid :
 		(h.kt->encoding != kt->encoding || h.kt->width != kt->width))
 		cannot_rebind(&ref, kt);
-	PG_TRY();
-	{
-		decode_keys(ds, &h, kt, keys);
-	}
-	PG_CATCH();
-	{
-		rethrow_as_distinct_set(mcxt);
-	}
-	PG_END_TRY();
+	decode_keys(ds, &h, kt, keys);
 	return kt;
 }
 
@@ -1344,19 +995,7 @@ bool
 dset_contains(FunctionCallInfo fcinfo, const bytea *ds, DSHeader *h,
 			  Datum value)
 {
-	MemoryContext mcxt = CurrentMemoryContext;
-	volatile bool result = false;
-
-	PG_TRY();
-	{
-		result = contains_key(fcinfo, ds, h, value);
-	}
-	PG_CATCH();
-	{
-		rethrow_as_distinct_set(mcxt);
-	}
-	PG_END_TRY();
-	return result;
+	return contains_key(fcinfo, ds, h, value);
 }
 
 void
@@ -1429,13 +1068,15 @@ dset_or_bits(const bytea *ds, const DSHeader *h, uint64 *bits, uint64 lo,
 		const uint8 *gaps;
 		Size		nbytes;
 
-		p = next_block(p, end, width, m, &first, &b, &gaps);
-		nbytes = ((Size) (m - 1) * b + 7) / 8;
+		p = cd_block_read_head(p, end, width, m, &first, &b, &gaps,
+							   CD_WHAT_DSET);
+		nbytes = cd_block_gaps_size(m, b);
 
 		/*
 		 * The common block: its keys surely inside the bitmap (the last is at
-		 * most first + (m - 1) * 2^b), each gap read with one 8-byte load:
-		 * decode and set bits in one loop, without a check per key.
+		 * most first + (m - 1) * 2^b), each gap read with one 8-byte load as
+		 * blockcodec.h's trusting decoder does: decode and set bits in one
+		 * loop, without a check per key or a pass over the keys decoded.
 		 */
 		if (b > 0 && b <= 32 && first >= lo &&
 			first - lo < nbits && (nbits - (first - lo)) >> b > m &&
@@ -1449,19 +1090,13 @@ dset_or_bits(const bytea *ds, const DSHeader *h, uint64 *bits, uint64 lo,
 			bits[off >> 6] |= UINT64CONST(1) << (off & 63);
 			for (i = 1; i < m; i++, bitpos += b)
 			{
-				uint64		word;
-
-				memcpy(&word, gaps + (bitpos >> 3), sizeof(word));
-#ifdef WORDS_BIGENDIAN
-				word = pg_bswap64(word);
-#endif
-				off += ((word >> (bitpos & 7)) & mask) + 1;
+				off += ((cd_load64(gaps + (bitpos >> 3)) >> (bitpos & 7)) & mask) + 1;
 				bits[off >> 6] |= UINT64CONST(1) << (off & 63);
 			}
 		}
 		else
 		{
-			block_keys(gaps, end, b, m, first, keys);
+			cd_block_decode_gaps(gaps, end - gaps, b, m, first, keys);
 			or_keys(keys, m, &ob);
 		}
 		if ((start & 0xFFFF) == 0)
@@ -1474,13 +1109,6 @@ dset_or_bits(const bytea *ds, const DSHeader *h, uint64 *bits, uint64 lo,
  * and runs packed, without expanding runs into keys.
  * ------------------------------------------------------------------------
  */
-
-/* the largest key of a width */
-static inline uint64
-width_max_key(int width)
-{
-	return width == 8 ? PG_UINT64_MAX : (UINT64CONST(1) << (8 * width)) - 1;
-}
 
 void
 dset_too_large(uint64 n, int width)
@@ -1507,16 +1135,6 @@ dset_packed(const bytea *ds, const DSHeader *h, DSPacked *p)
 	p->len = VARSIZE_ANY_EXHDR(ds) - h->start;
 }
 
-/* a view of the bytes of r's sequence from r->pos, as a StringInfo */
-static inline void
-reader_view(const DSPackedReader *r, StringInfo buf)
-{
-	buf->data = (char *) r->p->data;
-	buf->len = (int) r->p->len;
-	buf->maxlen = buf->len;
-	buf->cursor = (int) r->pos;
-}
-
 static void
 packed_rewind(DSRunSource *s)
 {
@@ -1527,18 +1145,11 @@ packed_rewind(DSRunSource *s)
 	r->started = false;
 	r->prev = 0;
 	r->m = r->i = 0;
-	r->nruns = 0;
 	if (r->p->runs)
 	{
-		StringInfoData buf;
-
-		reader_view(r, &buf);
-		r->nruns = recv_varint(&buf);
-		/* every run takes at least 1 byte and holds at least 1 key */
-		if (r->nruns > r->left || r->nruns > r->p->len ||
-			(r->left > 0 && r->nruns == 0))
-			dset_invalid("The number of runs does not match the number of keys.");
-		r->pos = buf.cursor;
+		cd_runs_reader_init(&r->runs, r->p->data, r->p->len, r->p->width,
+							r->p->n, CD_WHAT_DSET);
+		r->pos = r->runs.pos;
 	}
 }
 
@@ -1546,50 +1157,10 @@ packed_rewind(DSRunSource *s)
 static bool
 packed_next_run(DSPackedReader *r, uint64 *first, uint64 *last)
 {
-	int			width = r->p->width;
-	uint64		limit = width_max_key(width);
-	StringInfoData buf;
-	uint64		start;
-	uint64		len;
+	bool		more = cd_runs_next(&r->runs, first, last);
 
-	if (r->nruns == 0)
-	{
-		if (r->left != 0)
-			dset_invalid("The runs hold fewer keys than the value.");
-		return false;
-	}
-	reader_view(r, &buf);
-	if (!r->started)
-	{
-		if (buf.len - buf.cursor < width)
-			dset_invalid("The keys run past the end of the value.");
-		start = read_key((const uint8 *) buf.data + buf.cursor, width);
-		buf.cursor += width;
-	}
-	else
-	{
-		uint64		gap = recv_varint(&buf);
-
-		/* start = prev + gap + 2 <= limit */
-		if (r->prev >= limit - 1 || gap > limit - r->prev - 2)
-			dset_invalid("A key is out of range.");
-		start = r->prev + gap + 2;
-	}
-	len = recv_varint(&buf);
-	if (len >= r->left)
-		dset_invalid("The runs hold more keys than the value.");
-	if (len > limit - start)
-		dset_invalid("A key is out of range.");
-	r->left -= len + 1;
-	r->prev = start + len;
-	r->started = true;
-	r->nruns--;
-	r->pos = buf.cursor;
-	*first = start;
-	*last = start + len;
-	if ((++r->calls & 0xFFFF) == 0)
-		CHECK_FOR_INTERRUPTS();
-	return true;
+	r->pos = r->runs.pos;
+	return more;
 }
 
 /* the next block of the blocks layout into r->keys; false at the end */
@@ -1609,8 +1180,9 @@ packed_fill(DSPackedReader *r)
 	if (r->left == 0)
 		return false;
 	m = (uint32) Min((uint64) DSET_BLOCK, r->left);
-	p = next_block(base + r->pos, end, width, m, &first, &b, &gaps);
-	block_keys(gaps, end, b, m, first, r->keys);
+	p = cd_block_read_head(base + r->pos, end, width, m, &first, &b, &gaps,
+						   CD_WHAT_DSET);
+	cd_block_decode_gaps(gaps, end - gaps, b, m, first, r->keys);
 	/* strictly increasing, within the width (no wrap-around either) */
 	if (r->started && r->keys[0] <= r->prev)
 		dset_invalid("The keys are not strictly increasing.");
@@ -1619,7 +1191,7 @@ packed_fill(DSPackedReader *r)
 		if (r->keys[i] <= r->keys[i - 1])
 			dset_invalid("The keys are not strictly increasing.");
 	}
-	if (r->keys[m - 1] > width_max_key(width))
+	if (r->keys[m - 1] > cd_width_max_key(width))
 		dset_invalid("A key is out of range.");
 	r->pos = p - base;
 	r->left -= m;
@@ -1759,7 +1331,7 @@ blocks_size_add(BlocksSize *bs, uint64 f, uint64 l)
 		bs->block[bs->m++] = k;
 		if (bs->m == DSET_BLOCK)
 		{
-			bs->size += cd_pack_block_size(bs->block, bs->m, bs->width);
+			bs->size += cd_block_size(bs->block, bs->m, bs->width);
 			bs->m = 0;
 		}
 		if (k == l)
@@ -1803,15 +1375,15 @@ runs_stats(DSRunSource *src, int width, RunsStats *st)
 					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 					 errmsg("too many values to count")));
 		st->n += l - f + 1;
-		st->runs_size += put_run(NULL, width, st->nruns == 0, f, l - f + 1,
+		st->runs_size += cd_run_put(NULL, width, st->nruns == 0, f, l - f + 1,
 								 prevend);
 		blocks_size_add(&bs, f, l);
 		st->nruns++;
 		prevend = l;
 	}
-	st->runs_size += cd_varint_size(st->nruns);
+	st->runs_size += cd_runs_put_count(NULL, st->nruns);
 	if (bs.m > 0)
-		bs.size += cd_pack_block_size(bs.block, bs.m, width);
+		bs.size += cd_block_size(bs.block, bs.m, width);
 	st->blocks_size = bs.size;
 }
 
@@ -1862,11 +1434,11 @@ write_layout(StringInfo buf, int width, DSRunSource *src, bool runs,
 		uint64		prevend = 0;
 		uint64		seen = 0;
 
-		cd_send_varint(buf, st->nruns);
+		(void) cd_runs_put_count(buf, st->nruns);
 		join_start(&j, src);
 		while (join_next(&j, &f, &l))
 		{
-			(void) put_run(buf, width, seen++ == 0, f, l - f + 1, prevend);
+			(void) cd_run_put(buf, width, seen++ == 0, f, l - f + 1, prevend);
 			prevend = l;
 		}
 		Assert(seen == st->nruns);

@@ -35,7 +35,7 @@ typedef struct KeyTypeCacheEntry
 	CDKeyType	kt;
 } KeyTypeCacheEntry;
 
-StaticAssertDecl(DSET_BLOCK == CD_PACK_BLOCK, "the stored format's blocks are keypack's");
+StaticAssertDecl(DSET_BLOCK == CD_BLOCK_KEYS, "the stored format's blocks are keypack's");
 
 void
 dsk_check_storable(const CDKeyType *kt)
@@ -444,11 +444,8 @@ decoded_bytes_size(StringInfo buf, uint32 n)
 		uint64		shared;
 		uint64		rest;
 
-		if (!cd_recv_varint(&view, 35, &shared) ||
-			!cd_recv_varint(&view, 35, &rest) ||
-			rest > (uint64) (view.len - view.cursor))
+		if (!cd_front_skim(&view, &shared, &rest))
 			return PG_UINT64_MAX;
-		view.cursor += (int) rest;
 		total += shared + rest;
 		if (total > DSET_MAX_DECODED)
 			return total;
@@ -496,14 +493,14 @@ dsk_unpack(StringInfo buf, DSKeys *k, const CDKeyType *kt, uint32 n)
 
 	if (kt->width > 0)
 	{
-		/* a block of up to CD_PACK_BLOCK keys takes at least one full key */
-		if ((Size) n > (left / kt->width) * CD_PACK_BLOCK)
-			cd_invalid_state("The length does not match the number of keys.");
+		/* a block of up to CD_BLOCK_KEYS keys takes at least one full key */
+		if ((Size) n > (left / kt->width) * CD_BLOCK_KEYS)
+			dset_invalid("The length does not match the number of keys.");
 		if ((Size) n * kt->width > DSET_MAX_DECODED)
 			too_large_to_decode(n);
 		dsk_alloc(k, kt, n);
 		cd_key_writer_init(&w, &kw, put_fixed, NULL);
-		cd_unpack_fixed(buf, kt, n, &w);
+		cd_unpack_fixed(buf, kt, n, &w, CD_WHAT_DSET);
 	}
 	else
 	{
@@ -511,11 +508,11 @@ dsk_unpack(StringInfo buf, DSKeys *k, const CDKeyType *kt, uint32 n)
 
 		/* each key takes at least its two lengths */
 		if ((Size) n > left / 2)
-			cd_invalid_state("The length does not match the number of keys.");
+			dset_invalid("The length does not match the number of keys.");
 		/* front coding can expand: bound what decoding will allocate */
 		bytes = decoded_bytes_size(buf, n);
 		if (bytes == PG_UINT64_MAX)
-			cd_invalid_state("A length is malformed.");
+			dset_invalid("A length is malformed.");
 		if (bytes > DSET_MAX_DECODED)
 			too_large_to_decode(n);
 		dsk_alloc(k, kt, n);
@@ -525,7 +522,7 @@ dsk_unpack(StringInfo buf, DSKeys *k, const CDKeyType *kt, uint32 n)
 		 */
 		kw.arena = MemoryContextAllocHuge(CurrentMemoryContext, Max(bytes, 1));
 		cd_key_writer_init(&w, &kw, NULL, put_bytes);
-		cd_unpack_bytes(buf, kt, n, &w);
+		cd_unpack_bytes(buf, kt, n, &w, CD_WHAT_DSET);
 	}
 	Assert(k->n == n);
 }
@@ -600,7 +597,7 @@ validate_values(void *arg)
 		else
 			same = cd_varkey_compare_bytes(key.data, key.len, k->ptr[i], k->len[i]) == 0;
 		if (!same)
-			cd_invalid_state("A key is not one of a valid value.");
+			dset_invalid("A key is not one of a valid value.");
 		MemoryContextReset(valuecxt);
 		if ((i & 0xFFF) == 0xFFF)
 			CHECK_FOR_INTERRUPTS();

@@ -16,13 +16,19 @@
 #include "errors.h"
 
 void
-cd_invalid_state(const char *detail)
+cd_invalid(const char *what, const char *detail)
 {
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
-			 errmsg("invalid count_distinct state"),
+			 errmsg("invalid %s", what),
 			 errdetail_internal("%s", detail)));
 	pg_unreachable();
+}
+
+void
+cd_invalid_state(const char *detail)
+{
+	cd_invalid(CD_WHAT_STATE, detail);
 }
 
 void

@@ -21,7 +21,18 @@
 #define CD_NORETURN_DECL(decl) extern decl pg_attribute_noreturn()
 #endif
 
-/* invalid serialized state (SQLSTATE 22P03), with a detail */
+/*
+ * What the decoders of untrusted bytes name in their errors: each takes
+ * the name of what it decodes and passes it on, so that one decoder serves
+ * serialized states and stored sets alike.
+ */
+#define CD_WHAT_STATE	"count_distinct state"
+#define CD_WHAT_DSET	"distinct_set"
+
+/* invalid bytes of what (SQLSTATE 22P03: "invalid distinct_set"), a detail */
+CD_NORETURN_DECL(void cd_invalid(const char *what, const char *detail));
+
+/* invalid serialized state: cd_invalid(CD_WHAT_STATE, detail) */
 CD_NORETURN_DECL(void cd_invalid_state(const char *detail));
 
 /* a value whose key would exceed one allocation (54000) */

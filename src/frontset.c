@@ -69,111 +69,6 @@ alloc_huge(MemoryContext mcxt, Size size)
 	return cd_alloc_huge(mcxt, Max(size, 1));
 }
 
-/* ----------------------------------------------------------------
- *		The front-coded form (trusted: only this file writes it)
- * ----------------------------------------------------------------
- */
-
-static inline Size
-get_varint(const char *src, Size *pos)
-{
-	Size		v = 0;
-	int			shift = 0;
-	uint8		c;
-
-	do
-	{
-		c = (uint8) src[(*pos)++];
-		v |= (Size) (c & 0x7F) << shift;
-		shift += 7;
-	} while (c & 0x80);
-	return v;
-}
-
-/* Write key (len bytes), which shares shared bytes with the last one. */
-static inline void
-encode_key(char *dst, Size *w, const char *key, Size len, Size shared)
-{
-	cd_put_varint(dst, w, shared);
-	cd_put_varint(dst, w, len - shared);
-	memcpy(dst + *w, key + shared, len - shared);
-	*w += len - shared;
-}
-
-/* The encoding of a key of len bytes takes at most this much. */
-static inline Size
-encoded_bound(Size len)
-{
-	return 2 * cd_varint_size(len) + len;
-}
-
-/* Decoding the keys of data[pos, end), each built on the one before. */
-typedef struct FrontDecoder
-{
-	const char *data;
-	Size		pos;			/* the next key's encoding */
-	Size		end;
-	Size		start;			/* where the current key's encoding starts */
-	Size		shared;			/* what it shares with the one before */
-	int			cur;			/* buf[cur] holds the current key */
-	char	   *buf[2];			/* the current and the previous key */
-	Size		room[2];
-} FrontDecoder;
-
-static void
-decoder_init(FrontDecoder *d, const char *data, Size pos, Size end)
-{
-	memset(d, 0, sizeof(*d));
-	d->data = data;
-	d->pos = pos;
-	d->end = end;
-	/* never NULL, which would end the stream: the empty key is a key */
-	d->room[0] = d->room[1] = 64;
-	d->buf[0] = palloc(d->room[0]);
-	d->buf[1] = palloc(d->room[1]);
-}
-
-/*
- * The next key (sets *len), or NULL at the end.  It stays valid while the
- * key after it is decoded, not longer.
- */
-static inline const char *
-decoder_next(FrontDecoder *d, Size *len)
-{
-	int			nx = d->cur ^ 1;
-	Size		shared;
-	Size		rest;
-
-	if (d->pos >= d->end)
-		return NULL;
-	d->start = d->pos;
-	shared = get_varint(d->data, &d->pos);
-	rest = get_varint(d->data, &d->pos);
-	if (unlikely(d->room[nx] < shared + rest))
-	{
-		Size		room = Max(shared + rest, 2 * d->room[nx]);
-
-		pfree(d->buf[nx]);
-		d->buf[nx] = alloc_huge(CurrentMemoryContext, room);
-		d->room[nx] = room;
-	}
-	if (shared > 0)
-		memcpy(d->buf[nx], d->buf[d->cur], shared);
-	memcpy(d->buf[nx] + shared, d->data + d->pos, rest);
-	d->pos += rest;
-	d->cur = nx;
-	d->shared = shared;
-	*len = shared + rest;
-	return d->buf[nx];
-}
-
-static void
-decoder_free(FrontDecoder *d)
-{
-	pfree(d->buf[0]);
-	pfree(d->buf[1]);
-}
-
 /*
  * Keep keylen while a writer adds the next sorted key, of len bytes (before
  * nsorted counts it).
@@ -199,7 +94,7 @@ note_keylen(CDFrontSet *fs, Size len)
  * without reading the keys.  Sets *lcp to what k and t share.
  */
 static inline int
-compare_next(const FrontDecoder *d, const char *k, Size klen,
+compare_next(const CDFrontDecoder *d, const char *k, Size klen,
 			 const char *t, Size tlen, Size *lcp)
 {
 	if (d->shared > *lcp)
@@ -229,16 +124,16 @@ read_items(CDKeyReader *r, Size *len)
 /*
  * Merge the sorted, distinct keys of src into the sorted part, in place
  * (see the top of the file); the key src returned last must stay valid
- * while it returns the next one.  gap: at least the sum of encoded_bound()
+ * while it returns the next one.  gap: at least the sum of cd_front_key_bound()
  * of src's keys.  Returns how many of them were new.
  */
 static Size
 merge_into(CDFrontSet *fs, CDKeyReader *src, Size gap)
 {
-	Size		old = fs->packedbytes;
+	Size		old = fs->codedbytes;
 	Size		total = old + gap;
 	char	   *data;
-	FrontDecoder d;
+	CDFrontDecoder d;
 	const char *k;				/* the sorted part's current key */
 	const char *t;				/* src's */
 	const char *last = NULL;	/* the last key written */
@@ -258,13 +153,13 @@ merge_into(CDFrontSet *fs, CDKeyReader *src, Size gap)
 
 	if (total > MaxAllocHugeSize)
 		cd_error_group_too_large(CD_SET_MAX_KEYS, 0);
-	data = fs->packed ? cd_realloc_huge(fs->packed, Max(total, 1)) :
+	data = fs->coded ? cd_realloc_huge(fs->coded, Max(total, 1)) :
 		alloc_huge(fs->mcxt, total);
-	fs->packed = data;
-	fs->packedroom = Max(total, 1);
+	fs->coded = data;
+	fs->codedroom = Max(total, 1);
 	memmove(data + gap, data, old);
-	decoder_init(&d, data, gap, total);
-	k = decoder_next(&d, &klen);
+	cd_front_decoder_init(&d, data, gap, total);
+	k = cd_front_decoder_next(&d, &klen);
 	t = src->next_bytes(src, &tlen);
 	while (k != NULL || t != NULL)
 	{
@@ -291,12 +186,12 @@ merge_into(CDFrontSet *fs, CDKeyReader *src, Size gap)
 				runend = d.pos;
 			}
 			else
-				encode_key(data, &w, k, klen,
+				cd_front_put_key(data, &w, k, klen,
 						   cd_common_prefix(last, lastlen, k, klen));
 			last = k;
 			lastlen = klen;
 			as_is = true;
-			k = decoder_next(&d, &klen);
+			k = cd_front_decoder_next(&d, &klen);
 			if (c == 0)
 				t = src->next_bytes(src, &tlen);
 		}
@@ -309,7 +204,7 @@ merge_into(CDFrontSet *fs, CDKeyReader *src, Size gap)
 				w += runend - run;
 				in_run = false;
 			}
-			encode_key(data, &w, t, tlen,
+			cd_front_put_key(data, &w, t, tlen,
 					   last ? cd_common_prefix(last, lastlen, t, tlen) : 0);
 			raw += cd_entry_header_size(tlen) + tlen;
 			nnew++;
@@ -328,16 +223,16 @@ merge_into(CDFrontSet *fs, CDKeyReader *src, Size gap)
 		memmove(data + w, data + run, runend - run);
 		w += runend - run;
 	}
-	decoder_free(&d);
+	cd_front_decoder_free(&d);
 	Assert(w <= total);
 
 	/* give back the gap the new keys did not take */
 	if (total - w > w / 8 + CD_FRONT_MIN_TAIL)
 	{
-		fs->packed = cd_realloc_huge(data, Max(w, 1));
-		fs->packedroom = Max(w, 1);
+		fs->coded = cd_realloc_huge(data, Max(w, 1));
+		fs->codedroom = Max(w, 1);
 	}
-	fs->packedbytes = w;
+	fs->codedbytes = w;
 	fs->rawbytes += raw;
 	fs->nsorted = (uint32) count;
 	fs->keylen = CD_FRONT_MIXED;
@@ -352,8 +247,8 @@ merge_into(CDFrontSet *fs, CDKeyReader *src, Size gap)
 static Size
 tail_target(const CDFrontSet *fs)
 {
-	Size		saved = fs->rawbytes > fs->packedbytes ?
-		fs->rawbytes - fs->packedbytes : 0;
+	Size		saved = fs->rawbytes > fs->codedbytes ?
+		fs->rawbytes - fs->codedbytes : 0;
 	Size		target = Max(saved / 2, fs->rawbytes / 16);
 
 	return Min(Max(target, CD_FRONT_MIN_TAIL), CD_FRONT_MAX_TAIL);
@@ -448,7 +343,7 @@ fold_runs(CDFrontSet *fs)
 typedef struct UnionStream
 {
 	const CDSortedEntries *e;	/* the tail's sorted entries, or NULL: */
-	FrontDecoder d;				/* a sorted part's keys */
+	CDFrontDecoder d;			/* a sorted part's keys */
 	Size		next;			/* e's next item */
 	const char *key;			/* the head */
 	Size		len;
@@ -462,7 +357,7 @@ stream_next(UnionStream *s)
 {
 	if (s->e == NULL)
 	{
-		s->key = decoder_next(&s->d, &s->len);
+		s->key = cd_front_decoder_next(&s->d, &s->len);
 		return s->key != NULL;
 	}
 	if (s->next >= s->e->n)
@@ -478,7 +373,7 @@ static void
 stream_free(UnionStream *s)
 {
 	if (s->e == NULL)
-		decoder_free(&s->d);
+		cd_front_decoder_free(&s->d);
 }
 
 /*
@@ -513,7 +408,7 @@ count_union(const CDFrontSet *fs, const CDSortedEntries *e)
 			const CDFrontSet *src = r == 0 ? fs : fs->runs[r - 1];
 
 			Assert(r == 0 || src->nruns == 0);
-			decoder_init(&s->d, src->packed, 0, src->packedbytes);
+			cd_front_decoder_init(&s->d, src->coded, 0, src->codedbytes);
 		}
 		else
 			s->e = e;
@@ -604,11 +499,10 @@ count_union(const CDFrontSet *fs, const CDSortedEntries *e)
  * head, and every stream whose head's prefix is the smallest advances,
  * without a branch.  That is exact unless two heads have the same prefix
  * at a step; the steps are counted, and the batch is taken again then,
- * comparing the rest of such keys.  One group of 10M uuid, 2 workers: the
- * leader's count of the three states took 282 ms in count_union (its
- * streams decode each key into a buffer and compare from the bytes the
- * heads share with the last key counted, with branches on every byte),
- * 101 ms this way.
+ * comparing the rest of such keys.  count_union decodes each key into a
+ * buffer and compares from the bytes the heads share with the last key
+ * counted, with branches on every byte: several times slower on such
+ * keys (bench/README.md).
  */
 #ifndef CD_FRONT_BATCH
 #define CD_FRONT_BATCH		256	/* tests build with less */
@@ -651,8 +545,8 @@ decode_records(RecordStream *s, Size len, uint32 m, uint32 max,
 	while (m < max && s->pos < s->end)
 	{
 		char	   *rec = s->recs + m * len;
-		Size		shared = get_varint(s->data, &s->pos);
-		Size		rest = get_varint(s->data, &s->pos);
+		Size		shared = cd_varint_get(s->data, &s->pos);
+		Size		rest = cd_varint_get(s->data, &s->pos);
 		const char *src = s->data + s->pos;
 		uint64		prefix;
 
@@ -823,8 +717,8 @@ count_union_records(const CDFrontSet *fs, const CDSortedEntries *e, Size len)
 		{
 			const CDFrontSet *src = r == 0 ? fs : fs->runs[r - 1];
 
-			s->data = src->packed;
-			s->end = src->packedbytes;
+			s->data = src->coded;
+			s->end = src->codedbytes;
 			/* one record more: decode_records may write into it */
 			s->recs = palloc((CD_FRONT_BUF + 1) * len + 1);
 		}
@@ -994,8 +888,8 @@ cd_front_free(CDSet *set)
 		MemoryContextDelete(fs->own_cxt);
 		return;
 	}
-	if (fs->packed)
-		pfree(fs->packed);
+	if (fs->coded)
+		pfree(fs->coded);
 	if (fs->tail)
 		pfree(fs->tail);
 	if (fs->last)
@@ -1077,7 +971,7 @@ front_compact(CDSet *set)
 		return;
 	cd_sort_entries(set->kt, fs->tail, 0, fs->tailbytes, ntail, false, &e);
 	for (i = 0; i < e.n; i++)
-		gap += encoded_bound(e.items[i].len);
+		gap += cd_front_key_bound(e.items[i].len);
 	cd_key_reader_init(&r, &e, (uint32) e.n, NULL, read_items);
 	(void) merge_into(fs, &r, gap);
 	cd_note_tail(set, CD_SET_TAIL_DUPS, ntail, e.n);
@@ -1095,7 +989,7 @@ front_count(const CDSet *set)
 {
 	const CDFrontSet *fs = as_front_c(set);
 	CDSortedEntries e;
-	FrontDecoder d;
+	CDFrontDecoder d;
 	const char *k;
 	Size		klen = 0;
 	Size		i = 0;
@@ -1129,8 +1023,8 @@ front_count(const CDSet *set)
 		return fs->nsorted;
 	cd_sort_entries(set->kt, fs->tail, 0, fs->tailbytes,
 					fs->nall - fs->nsorted, false, &e);
-	decoder_init(&d, fs->packed, 0, fs->packedbytes);
-	k = decoder_next(&d, &klen);
+	cd_front_decoder_init(&d, fs->coded, 0, fs->codedbytes);
+	k = cd_front_decoder_next(&d, &klen);
 	while (i < e.n)
 	{
 		const char *t = e.items[i].key;
@@ -1146,7 +1040,7 @@ front_count(const CDSet *set)
 			c = cd_bytes_compare_from(k, klen, t, tlen, 0, &lcp);
 		below = (c < 0);
 		if (c < 0)
-			k = decoder_next(&d, &klen);
+			k = cd_front_decoder_next(&d, &klen);
 		else
 		{
 			nnew += (c > 0);
@@ -1155,7 +1049,7 @@ front_count(const CDSet *set)
 		if ((++steps & 0xFFFF) == 0)
 			CHECK_FOR_INTERRUPTS();
 	}
-	decoder_free(&d);
+	cd_front_decoder_free(&d);
 	cd_entries_free(&e);
 	return fs->nsorted + (uint32) nnew;
 }
@@ -1216,10 +1110,10 @@ front_copy(CDSet *set, MemoryContext mcxt)
 	front_compact(set);
 	copy = create_empty(set->kt, mcxt);
 	copy->flags = fs->flags & (CD_SET_TAIL_DUPS | CD_SET_TAIL_SEEN);
-	copy->packed = alloc_huge(mcxt, fs->packedbytes);
-	copy->packedroom = Max(fs->packedbytes, 1);
-	memcpy(copy->packed, fs->packed, fs->packedbytes);
-	copy->packedbytes = fs->packedbytes;
+	copy->coded = alloc_huge(mcxt, fs->codedbytes);
+	copy->codedroom = Max(fs->codedbytes, 1);
+	memcpy(copy->coded, fs->coded, fs->codedbytes);
+	copy->codedbytes = fs->codedbytes;
 	copy->rawbytes = fs->rawbytes;
 	copy->keylen = fs->keylen;
 	copy->nsorted = copy->nall = fs->nsorted;
@@ -1230,11 +1124,11 @@ front_copy(CDSet *set, MemoryContext mcxt)
 static const char *
 read_bytes(CDKeyReader *r, Size *len)
 {
-	FrontDecoder *d = (FrontDecoder *) r->source;
+	CDFrontDecoder *d = (CDFrontDecoder *) r->source;
 	const char *key;
 
 	d->pos = r->pos;
-	key = decoder_next(d, len);
+	key = cd_front_decoder_next(d, len);
 	r->pos = d->pos;
 	return key;
 }
@@ -1248,36 +1142,36 @@ static void
 front_reader(const CDSet *set, CDKeyReader *r)
 {
 	const CDFrontSet *fs = as_front_c(set);
-	FrontDecoder *d = palloc(sizeof(FrontDecoder));
+	CDFrontDecoder *d = palloc(sizeof(CDFrontDecoder));
 
 	Assert(set->nall == set->nsorted && fs->nruns == 0);
-	decoder_init(d, fs->packed, 0, fs->packedbytes);
+	cd_front_decoder_init(d, fs->coded, 0, fs->codedbytes);
 	cd_key_reader_init(r, d, set->nsorted, NULL, read_bytes);
 }
 
 /* The sorted keys are kept in keypack.h's byte form: copied as they are. */
 static bool
-front_packed_form(const CDSet *set, Size *bytes)
+front_serial_form(const CDSet *set, Size *bytes)
 {
 	Assert(set->nall == set->nsorted && as_front_c(set)->nruns == 0);
-	*bytes = as_front_c(set)->packedbytes;
+	*bytes = as_front_c(set)->codedbytes;
 	return true;
 }
 
 static void
-front_write_packed(const CDSet *set, char *dst)
+front_write_serial(const CDSet *set, char *dst)
 {
 	const CDFrontSet *fs = as_front_c(set);
 
-	memcpy(dst, fs->packed, fs->packedbytes);
+	memcpy(dst, fs->coded, fs->codedbytes);
 }
 
 static void
 reader_free(CDKeyReader *r)
 {
-	FrontDecoder *d = (FrontDecoder *) r->source;
+	CDFrontDecoder *d = (CDFrontDecoder *) r->source;
 
-	decoder_free(d);
+	cd_front_decoder_free(d);
 	pfree(d);
 }
 
@@ -1288,18 +1182,18 @@ put_bytes(CDKeyWriter *w, const char *key, Size len)
 	CDFrontSet *fs = (CDFrontSet *) w->target;
 	Size		shared = fs->nsorted > 0 ?
 		cd_common_prefix(fs->last, fs->lastlen, key, len) : 0;
-	Size		need = fs->packedbytes + encoded_bound(len);
+	Size		need = fs->codedbytes + cd_front_key_bound(len);
 
 	if ((Size) fs->nsorted >= CD_SET_MAX_KEYS)
 		cd_error_group_too_large(CD_SET_MAX_KEYS, 0);
-	if (need > fs->packedroom)
+	if (need > fs->codedroom)
 	{
-		Size		room = Max(need, fs->packedroom + fs->packedroom / 4);
+		Size		room = Max(need, fs->codedroom + fs->codedroom / 4);
 
-		fs->packed = cd_realloc_huge(fs->packed, room);
-		fs->packedroom = room;
+		fs->coded = cd_realloc_huge(fs->coded, room);
+		fs->codedroom = room;
 	}
-	encode_key(fs->packed, &fs->packedbytes, key, len, shared);
+	cd_front_put_key(fs->coded, &fs->codedbytes, key, len, shared);
 	/* allocated at the first key even if empty: no memcpy to NULL */
 	if (fs->last == NULL || fs->lastroom < len)
 	{
@@ -1325,8 +1219,8 @@ front_build(const CDKeyType *kt, MemoryContext mcxt, uint32 n, Size bytes,
 	CDFrontSet *fs = create_empty(kt, mcxt);
 
 	/* bytes: the keys' size, a bound of their front-coded size */
-	fs->packedroom = Max(bytes, 64);
-	fs->packed = alloc_huge(mcxt, fs->packedroom);
+	fs->codedroom = Max(bytes, 64);
+	fs->coded = alloc_huge(mcxt, fs->codedroom);
 	cd_key_writer_init(w, fs, NULL, put_bytes);
 	return (CDSet *) fs;
 }
@@ -1335,7 +1229,7 @@ static Size
 front_memory_size(const CDSet *set)
 {
 	const CDFrontSet *fs = as_front_c(set);
-	Size		size = sizeof(CDFrontSet) + fs->packedroom + fs->tailroom +
+	Size		size = sizeof(CDFrontSet) + fs->codedroom + fs->tailroom +
 		fs->lastroom;
 	uint32		i;
 
@@ -1390,8 +1284,8 @@ const CDSetOps cd_front_set_ops = {
 	.merge = front_merge,
 	.copy = front_copy,
 	.reader = front_reader,
-	.packed_form = front_packed_form,
-	.write_packed = front_write_packed,
+	.serial_form = front_serial_form,
+	.write_serial = front_write_serial,
 	.build = front_build,
 	.memory_size = front_memory_size,
 	.used_bytes = front_used_bytes,
@@ -1432,12 +1326,8 @@ cd_front_state_stays_front(const char *keys, Size len, uint32 n)
 		uint64		shared;
 		uint64		rest;
 
-		if (!cd_recv_varint(&buf, 64, &shared) ||
-			!cd_recv_varint(&buf, 64, &rest) ||
-			rest > (uint64) (buf.len - buf.cursor) ||
-			shared > MaxAllocSize)
+		if (!cd_front_skim(&buf, &shared, &rest) || shared > MaxAllocSize)
 			return false;
-		buf.cursor += (int) rest;
 		raw += cd_entry_header_size(shared + rest) + shared + rest;
 	}
 	return buf.cursor > 0 && cd_front_state_stays(buf.cursor, raw);
@@ -1472,17 +1362,17 @@ cd_front_from_state(StringInfo buf, const CDKeyType *kt, uint32 n,
 	/* the checked bytes are the canonical form: this set's sorted part */
 	len = buf->cursor - start;
 	fs->own_cxt = own;
-	fs->packed = alloc_huge(own, len);
-	fs->packedroom = Max(len, 1);
-	memcpy(fs->packed, buf->data + start, len);
-	fs->packedbytes = len;
+	fs->coded = alloc_huge(own, len);
+	fs->codedroom = Max(len, 1);
+	memcpy(fs->coded, buf->data + start, len);
+	fs->codedbytes = len;
 	fs->nall = fs->nsorted;
 	return (CDSet *) fs;
 }
 
 /*
  * The keys of r (strictly increasing) as fs's sorted part, front-coded into
- * fs->packed, which has room for exactly keybytes of them (ERROR otherwise:
+ * fs->coded, which has room for exactly keybytes of them (ERROR otherwise:
  * the caller counted them).
  */
 static void
@@ -1494,15 +1384,15 @@ fill_from_reader(CDFrontSet *fs, CDKeyReader *r, Size keybytes)
 	Size		len;
 	Size		w = 0;
 
-	Assert(fs->nsorted == 0 && fs->packedroom >= keybytes);
+	Assert(fs->nsorted == 0 && fs->codedroom >= keybytes);
 	while ((key = r->next_bytes(r, &len)) != NULL)
 	{
 		Size		shared = prev ? cd_common_prefix(prev, prevlen, key, len) : 0;
 
-		if (cd_pack_bytes_key_size(len, shared) > keybytes - w)
+		if (cd_front_key_size(len, shared) > keybytes - w)
 			elog(ERROR, "count_distinct: front-coded keys larger than the %zu bytes counted",
 				 keybytes);
-		encode_key(fs->packed, &w, key, len, shared);
+		cd_front_put_key(fs->coded, &w, key, len, shared);
 		fs->rawbytes += cd_entry_header_size(len) + len;
 		note_keylen(fs, len);
 		prev = key;
@@ -1513,7 +1403,7 @@ fill_from_reader(CDFrontSet *fs, CDKeyReader *r, Size keybytes)
 	if (w != keybytes)
 		elog(ERROR, "count_distinct: front-coded keys smaller than the %zu bytes counted",
 			 keybytes);
-	fs->packedbytes = w;
+	fs->codedbytes = w;
 	fs->nall = fs->nsorted;
 }
 
@@ -1528,8 +1418,8 @@ cd_front_from_set(CDSet *set, CDAlloc *alloc)
 
 	Assert(set->kind == CD_SET_VAR && set->nall == set->nsorted);
 	fs->flags = set->flags & (CD_SET_TAIL_DUPS | CD_SET_TAIL_SEEN);
-	fs->packed = alloc_huge(mcxt, keybytes);
-	fs->packedroom = Max(keybytes, 1);
+	fs->coded = alloc_huge(mcxt, keybytes);
+	fs->codedroom = Max(keybytes, 1);
 	/* a variable-size set's keys stay where they are while it is read */
 	ops->reader(set, &r);
 	fill_from_reader(fs, &r, keybytes);
@@ -1552,17 +1442,17 @@ cd_front_from_local_state(const CDSet *src, const CDKeyType *kt,
 
 	Assert(src->kt->encoding == CD_KEY_BYTES && src->nall == src->nsorted);
 	fs->own_cxt = own;
-	fs->packed = alloc_huge(own, keybytes);
-	fs->packedroom = Max(keybytes, 1);
+	fs->coded = alloc_huge(own, keybytes);
+	fs->codedroom = Max(keybytes, 1);
 	if (src->kind == CD_SET_FRONT)
 	{
 		/* its sorted part is the state's keys already */
 		const CDFrontSet *from = as_front_c(src);
 
-		if (from->nruns != 0 || from->packedbytes != keybytes)
+		if (from->nruns != 0 || from->codedbytes != keybytes)
 			elog(ERROR, "count_distinct: a front-coded state is not the size counted");
-		memcpy(fs->packed, from->packed, keybytes);
-		fs->packedbytes = keybytes;
+		memcpy(fs->coded, from->coded, keybytes);
+		fs->codedbytes = keybytes;
 		fs->rawbytes = from->rawbytes;
 		fs->keylen = from->keylen;
 		fs->nsorted = fs->nall = src->nsorted;

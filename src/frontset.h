@@ -55,9 +55,9 @@ typedef struct CDFrontSet
 								 * own (cd_front_from_state), else NULL */
 	uint32		nruns;			/* other sets' keys, not merged yet: */
 	struct CDFrontSet *runs[CD_FRONT_MAX_RUNS];
-	char	   *packed;			/* the sorted keys, front-coded */
-	Size		packedbytes;
-	Size		packedroom;		/* allocated for them */
+	char	   *coded;			/* the sorted keys, front-coded */
+	Size		codedbytes;
+	Size		codedroom;		/* allocated for them */
 	Size		rawbytes;		/* what they would take as entries */
 	Size		keylen;			/* every sorted key's length, when known to
 								 * be one (cd_front_from_state, a writer);

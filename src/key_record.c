@@ -980,7 +980,7 @@ cd_record_recv_fields(StringInfo buf)
 	for (i = 0; i < natts; i++)
 	{
 		Oid			typid = cd_recv_type_ref(buf);
-		Oid			collation = cd_recv_collation_ref(buf);
+		Oid			collation = cd_recv_collation_ref(buf, CD_WHAT_STATE);
 
 		/* a collation only where the type takes one (as writers write) */
 		if (OidIsValid(collation) != type_is_collatable(typid) ||

@@ -15,8 +15,7 @@
  * and two workers' this way.  Each side reads several batches ahead, so
  * that the loop runs at least a batch of steps between two refills (with
  * one batch a side, the loop ended every few dozen keys, at a mispredicted
- * branch).  One group of 10M random int4 in 3 states, the leader's count
- * (bench/micro.sh): 57.5 ms (the tree of two-way merges) -> 46.8 ms.
+ * branch; bench/README.md).
  *
  *-------------------------------------------------------------------------
  */

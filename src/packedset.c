@@ -35,10 +35,10 @@
 #include "alloc.h"
 #include "miscadmin.h"
 #include "port/pg_bitutils.h"
-#include "port/pg_bswap.h"
 #include "utils/memutils.h"
 
 #include "errors.h"
+#include "blockcodec.h"
 #include "keypack.h"
 #include "keyunion.h"
 #include "packedset.h"
@@ -57,14 +57,11 @@
 #define CD_PACKED_TAIL_MIN		(16 * 1024)
 
 /*
- * Bytes kept readable past the last block: a decoder loads 8 bytes from
- * the byte holding a gap's first bit, plus one more for gaps of more than
- * 56 bits; an encoder stores whole 8-byte words.
+ * Bytes kept readable past the last block (blockcodec.h: an encoder stores
+ * whole 8-byte words, a decoder loads them), and the most one block takes.
  */
-#define CD_PACKED_SLACK		16
-
-/* the most bytes one block takes: b, then 127 gaps of 64 bits */
-#define CD_PACKED_BLOCK_MAX	(1 + (CD_PACKED_BLOCK - 1) * 8)
+#define CD_PACKED_SLACK		CD_BLOCK_SLACK
+#define CD_PACKED_BLOCK_MAX	CD_BLOCK_GAPS_MAX
 
 #define as_packed(set)		((CDPackedSet *) cd_set_as((set), CD_SET_PACKED))
 #define as_packed_c(set)	((const CDPackedSet *) cd_set_as((set), CD_SET_PACKED))
@@ -80,33 +77,6 @@ static inline uint32
 block_len(uint32 nsorted, uint32 bi)
 {
 	return Min(CD_PACKED_BLOCK, nsorted - bi * CD_PACKED_BLOCK);
-}
-
-static inline int
-bit_width(uint64 v)
-{
-	return v == 0 ? 0 : pg_leftmost_one_pos64(v) + 1;
-}
-
-static inline uint64
-load64(const uint8 *p)
-{
-	uint64		w;
-
-	memcpy(&w, p, sizeof(w));
-#ifdef WORDS_BIGENDIAN
-	w = pg_bswap64(w);
-#endif
-	return w;
-}
-
-static inline void
-store64(uint8 *p, uint64 w)
-{
-#ifdef WORDS_BIGENDIAN
-	w = pg_bswap64(w);
-#endif
-	memcpy(p, &w, sizeof(w));
 }
 
 static void *
@@ -155,9 +125,7 @@ append_block(CDPackedSet *ps, const uint64 *keys, uint32 m)
 	CDPackedIndex *ix;
 	uint8	   *p;
 	uint64		gap[CD_PACKED_BLOCK];
-	uint64		gaps = 0;
 	int			b;
-	uint32		i;
 
 	Assert(m >= 1 && m <= CD_PACKED_BLOCK);
 	Assert(ps->nsorted % CD_PACKED_BLOCK == 0);
@@ -165,62 +133,14 @@ append_block(CDPackedSet *ps, const uint64 *keys, uint32 m)
 		cd_error_group_too_large(CD_SET_MAX_KEYS, ps->extra);
 	reserve_block(ps);
 
-	/*
-	 * The gaps, and the width of the largest, which is that of all of them
-	 * or-ed together: a loop without comparisons, which the compiler
-	 * vectorizes.
-	 */
-	for (i = 1; i < m; i++)
-	{
-		gap[i - 1] = keys[i] - keys[i - 1] - 1;
-		gaps |= gap[i - 1];
-	}
-	b = bit_width(gaps);
-
+	b = cd_block_gaps(keys, m, gap);
 	ix = &ps->index[nblocks_of(ps->nsorted)];
 	ix->head = keys[0];
 	ix->offset = ps->data_len;
 	p = ps->data + ps->data_len;
 	*p++ = (uint8) b;
 	if (b > 0)
-	{
-		uint64		acc = 0;	/* bits not stored yet */
-		int			nacc = 0;
-		uint32		ngaps = m - 1;
-
-/* add the w low bits of v to the stream */
-#define PUT_BITS(v, w) \
-	do { \
-		acc |= (v) << nacc; \
-		nacc += (w); \
-		if (nacc >= 64) \
-		{ \
-			store64(p, acc); \
-			p += 8; \
-			nacc -= 64; \
-			/* the bits of v that did not fit (none if nacc is 0) */ \
-			acc = ((v) >> 1) >> ((w) - 1 - nacc); \
-		} \
-	} while (0)
-
-		i = 0;
-		if (2 * b <= 64)
-		{
-			/* two gaps at a time (the common case: int4 keys) */
-			for (; i + 1 < ngaps; i += 2)
-			{
-				uint64		v = gap[i] | gap[i + 1] << b;
-
-				PUT_BITS(v, 2 * b);
-			}
-		}
-		for (; i < ngaps; i++)
-			PUT_BITS(gap[i], b);
-#undef PUT_BITS
-		/* the last bits, in whole bytes (the word may overrun: slack) */
-		store64(p, acc);
-		p += (nacc + 7) / 8;
-	}
+		p = cd_block_encode_gaps(p, gap, m - 1, b);
 	ps->data_len = p - ps->data;
 	ps->nsorted += m;
 }
@@ -248,64 +168,14 @@ copy_block(CDPackedSet *ps, const CDPackedSet *src, uint32 bi)
 	ps->nsorted += CD_PACKED_BLOCK;
 }
 
-/* Decode block bi of ps (m keys) into out. */
-static void
+/* Decode block bi of ps (m keys) into out: our own memory, with slack. */
+static inline void
 decode_block(const CDPackedSet *ps, uint32 bi, uint32 m, uint64 *out)
 {
 	const CDPackedIndex *ix = &ps->index[bi];
 	const uint8 *p = ps->data + ix->offset;
-	uint64		key = ix->head;
-	int			b = *p++;
-	uint32		i;
 
-	out[0] = key;
-	if (b == 0)
-	{
-		/* a run block */
-		for (i = 1; i < m; i++)
-			out[i] = key + i;
-	}
-	else if (b <= 56)
-	{
-		uint64		mask = (UINT64CONST(1) << b) - 1;
-		Size		bitpos = 0;
-
-		i = 1;
-		if (b <= 28)
-		{
-			/* two gaps from each load (the common case: int4 keys) */
-			for (; i + 1 < m; i += 2, bitpos += 2 * b)
-			{
-				uint64		w = load64(p + (bitpos >> 3)) >> (bitpos & 7);
-
-				key += (w & mask) + 1;
-				out[i] = key;
-				key += ((w >> b) & mask) + 1;
-				out[i + 1] = key;
-			}
-		}
-		for (; i < m; i++, bitpos += b)
-		{
-			key += ((load64(p + (bitpos >> 3)) >> (bitpos & 7)) & mask) + 1;
-			out[i] = key;
-		}
-	}
-	else
-	{
-		uint64		mask = b == 64 ? PG_UINT64_MAX : (UINT64CONST(1) << b) - 1;
-		Size		bitpos = 0;
-
-		for (i = 1; i < m; i++, bitpos += b)
-		{
-			int			shift = bitpos & 7;
-			uint64		v = load64(p + (bitpos >> 3)) >> shift;
-
-			if (shift + b > 64)
-				v |= (uint64) p[(bitpos >> 3) + 8] << (64 - shift);
-			key += (v & mask) + 1;
-			out[i] = key;
-		}
-	}
+	cd_block_decode_gaps(p + 1, SIZE_MAX, *p, m, ix->head, out);
 }
 
 /* Is block bi a run block (consecutive keys)? */
@@ -394,7 +264,7 @@ read_tail(CDKeyReader *r, uint64 *dst, uint32 max)
 
 /* The end of a lazy set's keys: ERROR unless they took all its bytes. */
 static void
-lazy_end(const CDUnpacker *u)
+lazy_end(const CDBlockDecoder *u)
 {
 	if (u->p != u->end)
 		cd_invalid_state("The keys do not take up the whole value.");
@@ -404,13 +274,13 @@ lazy_end(const CDUnpacker *u)
 static uint32
 read_lazy(CDKeyReader *r, uint64 *dst, uint32 max)
 {
-	CDUnpacker *u = (CDUnpacker *) r->source;
+	CDBlockDecoder *u = (CDBlockDecoder *) r->source;
 	uint32		m;
 
 	/* a block at a time: the callers read in batches of CD_KEY_BATCH */
-	if (max < CD_PACK_BLOCK)
+	if (max < CD_BLOCK_KEYS)
 		elog(ERROR, "count_distinct: a batch of %u keys is too short", max);
-	m = cd_unpacker_next(u, dst);
+	m = cd_block_decoder_next(u, dst);
 	if (m == 0)
 		lazy_end(u);
 	r->pos += m;
@@ -422,11 +292,12 @@ read_lazy(CDKeyReader *r, uint64 *dst, uint32 max)
  * CD_KEY_BATCH; u: the decoder's state when ps is lazy.
  */
 static void
-stream_reader(const CDPackedSet *ps, CDKeyReader *r, CDUnpacker *u)
+stream_reader(const CDPackedSet *ps, CDKeyReader *r, CDBlockDecoder *u)
 {
 	if (ps->lazy)
 	{
-		cd_unpacker_init(u, ps->lazy, ps->lazy_len, ps->kt, ps->nsorted);
+		cd_block_decoder_init(u, ps->lazy, ps->lazy_len, ps->kt, ps->nsorted,
+							  CD_WHAT_STATE);
 		cd_key_reader_init(r, u, ps->nsorted, read_lazy, NULL);
 	}
 	else
@@ -862,7 +733,7 @@ add_sorted_tail(CDPackedSet *ps, uint32 n)
  */
 static int
 own_and_run_readers(const CDPackedSet *ps, CDKeyReader *in, CDKeyReader **pin,
-					CDUnpacker *u)
+					CDBlockDecoder *u)
 {
 	int			n = 0;
 	uint32		i;
@@ -885,7 +756,7 @@ static void
 unlazy(CDPackedSet *ps)
 {
 	CDKeyReader r;
-	CDUnpacker	u;
+	CDBlockDecoder	u;
 	uint64		block[CD_PACKED_BLOCK];
 	char	   *lazy = ps->lazy;
 	uint32		ntail = ps->nall - ps->nsorted;
@@ -914,7 +785,7 @@ fold_runs(CDPackedSet *ps)
 {
 	CDKeyReader in[CD_PACKED_MAX_RUNS + 1];
 	CDKeyReader *pin[CD_PACKED_MAX_RUNS + 1];
-	CDUnpacker	unp[CD_PACKED_MAX_RUNS + 1];
+	CDBlockDecoder	unp[CD_PACKED_MAX_RUNS + 1];
 	CDKeyReader *u;
 	uint32		ntail = ps->nall - ps->nsorted;
 	uint32		i;
@@ -1063,14 +934,10 @@ cd_packed_estimate(const CDSet *set)
 	r.count = set->nsorted;
 	for (bi = 0; bi < nblocks; bi += CD_PACKED_SAMPLE)
 	{
-		uint64		gaps = 0;
-		uint32		i;
-
 		r.pos = (Size) bi * CD_PACKED_BLOCK;
 		m = r.next_fixed(&r, block, CD_PACKED_BLOCK);
-		for (i = 1; i < m; i++)
-			gaps |= block[i] - block[i - 1] - 1;
-		bytes += 1 + ((Size) (m - 1) * bit_width(gaps) + 7) / 8 + sizeof(CDPackedIndex);
+		bytes += 1 + cd_block_gaps_size(m, cd_block_gap_bits(block, m)) +
+			sizeof(CDPackedIndex);
 		sampled++;
 	}
 	return sampled > 0 ? (Size) ((double) bytes * nblocks / sampled) : 0;
@@ -1182,7 +1049,7 @@ packed_count(const CDSet *set)
 		 */
 		CDKeyReader in[CD_PACKED_MAX_RUNS + 1];
 		CDKeyReader *pin[CD_PACKED_MAX_RUNS + 1];
-		CDUnpacker	unp[CD_PACKED_MAX_RUNS + 1];
+		CDBlockDecoder	unp[CD_PACKED_MAX_RUNS + 1];
 
 		base = cd_key_union_count(pin, own_and_run_readers(ps, in, pin, unp));
 	}
@@ -1321,7 +1188,7 @@ packed_reader(const CDSet *set, CDKeyReader *r)
  * the reader, which checks them.
  */
 static bool
-packed_packed_form(const CDSet *set, Size *bytes)
+packed_serial_form(const CDSet *set, Size *bytes)
 {
 	const CDPackedSet *ps = as_packed_c(set);
 	uint32		nblocks = nblocks_of(ps->nsorted);
@@ -1336,7 +1203,7 @@ packed_packed_form(const CDSet *set, Size *bytes)
 }
 
 static void
-packed_write_packed(const CDSet *set, char *dst)
+packed_write_serial(const CDSet *set, char *dst)
 {
 	const CDPackedSet *ps = as_packed_c(set);
 	int			width = ps->extra;
@@ -1450,8 +1317,8 @@ const CDSetOps cd_packed_set_ops = {
 	.merge = packed_merge,
 	.copy = packed_copy,
 	.reader = packed_reader,
-	.packed_form = packed_packed_form,
-	.write_packed = packed_write_packed,
+	.serial_form = packed_serial_form,
+	.write_serial = packed_write_serial,
 	.build = packed_build,
 	.memory_size = packed_memory_size,
 	.used_bytes = packed_used_bytes,

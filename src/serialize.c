@@ -209,7 +209,7 @@ receive_refs(StringInfo buf, CDStateRefCache *cache, int encoding,
 		return;
 	}
 	*typid = cd_recv_type_ref(buf);
-	*collation = cd_recv_collation_ref(buf);
+	*collation = cd_recv_collation_ref(buf, CD_WHAT_STATE);
 	*typmod = -1;
 	if (encoding == CD_KEY_BYTES && *typid == RECORDOID)
 		*typmod = cd_record_recv_fields(buf);
@@ -269,8 +269,8 @@ cd_state_check_keys(StringInfo buf, const CDStateHeader *h,
 		cd_invalid_state("The key encoding does not match the value type.");
 	if (kt->width > 0)
 	{
-		/* a block of up to CD_PACK_BLOCK keys takes at least one full key */
-		if ((Size) h->n > (left / kt->width) * CD_PACK_BLOCK)
+		/* a block of up to CD_BLOCK_KEYS keys takes at least one full key */
+		if ((Size) h->n > (left / kt->width) * CD_BLOCK_KEYS)
 			cd_invalid_state("The length does not match the number of keys.");
 		return (Size) h->n * kt->width;
 	}
@@ -348,9 +348,9 @@ cd_state_read_keys(StringInfo buf, const CDKeyType *kt, CDValueIO *vio,
 				   uint32 n, CDKeyWriter *w)
 {
 	if (kt->width > 0)
-		cd_unpack_fixed(buf, kt, n, w);
+		cd_unpack_fixed(buf, kt, n, w, CD_WHAT_STATE);
 	else if (kt->encoding == CD_KEY_BYTES)
-		cd_unpack_bytes(buf, kt, n, w);
+		cd_unpack_bytes(buf, kt, n, w, CD_WHAT_STATE);
 	else
 	{
 		ReceiveArgs args = {buf, kt, vio, n, w};

@@ -115,8 +115,8 @@ cd_state_image_init(CDStateImage *img, CDSet *set)
 	cd_set_compact(set);
 	img->set = set;
 	/* keys already in the serialized form are copied */
-	img->packed = ops->packed_form != NULL && ops->packed_form(set, &img->keybytes);
-	if (!img->packed)
+	img->serial = ops->serial_form != NULL && ops->serial_form(set, &img->keybytes);
+	if (!img->serial)
 	{
 		CDKeyReader r;
 
@@ -126,7 +126,7 @@ cd_state_image_init(CDStateImage *img, CDSet *set)
 		img->keybytes = cd_pack_bytes_size(&r);
 	}
 	cd_state_header(&img->head, set->kt, set->nsorted, img->keybytes);
-	if (!img->packed)
+	if (!img->serial)
 		elog(DEBUG2, "count_distinct: %u keys of %d bytes serialized into %zu bytes",
 			 set->nsorted, set->kt->width, cd_state_image_size(img));
 	return true;
@@ -141,14 +141,14 @@ cd_state_image_write(const CDStateImage *img, char *dst)
 	memcpy(dst, img->head.data, img->head.len);
 	SET_VARSIZE(dst, size);
 	dst += img->head.len;
-	if (img->packed)
-		ops->write_packed(img->set, dst);
+	if (img->serial)
+		ops->write_serial(img->set, dst);
 	else
 	{
 		CDKeyReader r;
 
 		ops->reader(img->set, &r);
-		if (cd_pack_bytes_into(dst, img->keybytes, &r) != img->keybytes)
+		if (cd_front_encode(dst, img->keybytes, &r) != img->keybytes)
 			elog(ERROR, "count_distinct: a state's keys took other than the %zu bytes counted",
 				 img->keybytes);
 	}

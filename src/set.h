@@ -137,7 +137,7 @@ typedef struct CDStateImage
 	CDSet	   *set;
 	StringInfoData head;		/* VARHDRSZ bytes (unset), then the header */
 	Size		keybytes;
-	bool		packed;			/* the keys: the set's write_packed */
+	bool		serial;			/* the keys: the set's write_serial */
 } CDStateImage;
 
 extern bool cd_state_image_init(CDStateImage *img, CDSet *set);

@@ -145,10 +145,10 @@ typedef struct CDSetOps
 	 * Optional (NULL: never).  Does a compacted set hold its sorted keys in
 	 * keypack.h's form, so that a serialized state copies them instead of
 	 * decoding and encoding them again?  If so, sets *bytes to their size;
-	 * write_packed then writes exactly those bytes to dst.
+	 * write_serial then writes exactly those bytes to dst.
 	 */
-	bool		(*packed_form) (const CDSet *set, Size *bytes);
-	void		(*write_packed) (const CDSet *set, char *dst);
+	bool		(*serial_form) (const CDSet *set, Size *bytes);
+	void		(*write_serial) (const CDSet *set, char *dst);
 	/*
 	 * A new, empty set in mcxt with room for n keys taking about bytes
 	 * (variable-size keys: a hint), and a writer that fills it with sorted

@@ -19,9 +19,9 @@
 
 /*
  * The radix sort is ours rather than lib/sort_template.h's quicksort
- * because it is measurably faster on fixed-width keys: one group of 10M
- * int4, the whole query 1.7x faster (bench/README.md, "Measurements behind
- * the code"; build with -DCD_RADIX_MIN_KEYS=4000000000 to repeat).  Below
+ * because it is measurably faster on fixed-width keys (bench/README.md,
+ * "Measurements behind the code"; build with
+ * -DCD_RADIX_MIN_KEYS=4000000000 to repeat).  Below
  * this many keys the quicksort wins (the radix sort's histograms cost a
  * fixed 1-8 kB to clear and sum).
  */
@@ -33,8 +33,7 @@
  * From this many keys, 4- and 8-byte keys are sorted on 11-bit digits: 3
  * passes instead of 4 for 4-byte keys, 6 instead of 8 for 8-byte ones, for
  * histograms of 8 kB a digit.  The large tails of packed sets are sorted
- * this way (callgrind, one group of 2M random int4 in a packed set: the
- * radix sort's instructions 194M -> 106M; bench/README.md).  Build with
+ * this way (bench/README.md).  Build with
  * -DCD_RADIX_WIDE_MIN_KEYS=4000000000 to sort on bytes only.
  */
 #define CD_RADIX_WIDE_BITS	11
@@ -47,9 +46,8 @@
  * MSD pass on CD_RADIX_MSD_BITS bits into buckets, then each bucket by the
  * LSD sort on digits of CD_RADIX_BUCKET_BITS bits.  Past the CPU's caches
  * the LSD passes' 2048 write streams miss on every other key; the buckets
- * of the MSD pass fit in them (random uint32 sorted on their own, min of
- * 15: 1.6M keys 12.9 -> 8.2 ns a key, 2.4M 12.8 -> 8.2; at 600k even, 250k
- * 4.4 -> 9.0).  A bucket holding more than 1/CD_RADIX_MSD_SKEW of the keys
+ * of the MSD pass fit in them (below the cut-off the extra pass costs more
+ * than it saves: bench/README.md).  A bucket holding more than 1/CD_RADIX_MSD_SKEW of the keys
  * would not fit either: such runs take the LSD sort alone.  Build with
  * -DCD_RADIX_MSD_MIN_BYTES=SIZE_MAX to leave it out.
  */
@@ -135,11 +133,9 @@ compare_varitems_from(const CDVarItem *a, const CDVarItem *b, const Size *depth)
  * prefixes (in place, "American flag": an item moves once per byte), down
  * to buckets of fewer than CD_VARRADIX_MIN_ITEMS items or to equal
  * prefixes, which the quicksort above finishes.  It is ours because it is
- * measurably faster than sort_template.h's quicksort alone: one group of
- * 1M random to_hex() text (up to 8 bytes), the query 215 -> 176 ms, of 1M
- * uuid 213 -> 155 ms (bench/README.md, "Measurements behind the code";
- * build with -DCD_VARRADIX_MIN_ITEMS=4000000000 to repeat; cut-offs of 24
- * and 256 items measured slower than 64).
+ * measurably faster than sort_template.h's quicksort alone (bench/README.md,
+ * "Measurements behind the code", with the cut-offs tried; build with
+ * -DCD_VARRADIX_MIN_ITEMS=4000000000 to repeat).
  */
 #ifndef CD_VARRADIX_MIN_ITEMS
 #define CD_VARRADIX_MIN_ITEMS	64
@@ -193,10 +189,8 @@ common_start(const CDVarItem *items, size_t n, Size depth)
  * whose keys share more than that, are sorted on the 8 bytes past the
  * whole start they share, found in one pass (their prefixes taken again
  * from there, for this sort only): keys with long common starts (URLs,
- * paths) are radix-sorted too.  One group of 10M URL-like texts (a 34-byte
- * common start): 5.4 -> 4.1 s against going 8 bytes deeper at a time, one
- * byte of the prefixes at a time, with the quicksort comparing from the
- * first byte (bench/README.md).
+ * paths) are radix-sorted too, rather than 8 bytes deeper at a time
+ * (bench/README.md).
  */
 static void
 radix_sort_varitems(CDVarItem *items, size_t n, int level, Size depth)
@@ -329,18 +323,14 @@ cd_sort_varitems_bytes(CDVarItem *items, size_t n)
  * whole tail's index (32 bytes a key, which the in-place radix sort moved
  * around at random far beyond the caches) and its packed copy are never
  * built: the scratch is dst (the keys' bytes) and one bucket's copy and
- * index.  One group of 10M uuid, serial, 5 interleaved runs: 1921-2349 ->
- * 1523-1639 ms (the sort of the tails: 33% of the query -> 16% in perf;
- * bench/README.md).
+ * index, so the sort stays within the caches (bench/README.md).
  *
  * A bucket is a number whose digits are the ranks of the byte values that
  * occur at the first positions where the keys differ (RecordDigits): keys
  * of few values a byte (hex or decimal digits, letters) spread over the
  * buckets as evenly as random bytes do.  Buckets on the bits of the
- * prefix filled 32 of 2048 buckets with md5 text, which then took the
- * whole tail's index; on ranks, one group of 10M md5 text, 5 interleaved
- * runs on a slow day: 3649-4451 -> 2984-3805 ms (outside the server, 1.25M
- * keys: 88 -> 53 ns a key), uuid unchanged.
+ * prefix left most buckets of hex text empty, which then took the whole
+ * tail's index (bench/README.md).
  */
 #define CD_RECORD_BITS		11
 #ifndef CD_RECORD_BUCKET

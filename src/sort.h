@@ -48,8 +48,8 @@ typedef struct CDVarItem
  * Items in sorted order point to keys all over memory (the entries of a
  * set's tail, in the order they came): loops that read their keys in item
  * order ask for the key of the item CD_ITEM_PREFETCH ahead, so the cache
- * misses overlap (one group of 10M URL-like texts: the dedup after the sort
- * 15% of the time, most of it waiting for keys).
+ * misses overlap (without it, such loops mostly wait for keys:
+ * bench/README.md).
  */
 #define CD_ITEM_PREFETCH	16
 

@@ -201,17 +201,17 @@ send_cstring(StringInfo buf, const char *s)
 }
 
 static const char *
-recv_cstring(StringInfo buf)
+recv_cstring(StringInfo buf, const char *what)
 {
 	const char *s = buf->data + buf->cursor;
 	const char *end = memchr(s, '\0', buf->len - buf->cursor);
 
 	if (end == NULL)
-		cd_invalid_state("A name is not terminated.");
+		cd_invalid(what, "A name is not terminated.");
 	if (end - s >= NAMEDATALEN)
-		cd_invalid_state("A name is too long.");
+		cd_invalid(what, "A name is too long.");
 	if (!pg_verify_mbstr(GetDatabaseEncoding(), s, end - s, true))
-		cd_invalid_state("A name is not valid in the database encoding.");
+		cd_invalid(what, "A name is not valid in the database encoding.");
 	buf->cursor += end - s + 1;
 	return s;
 }
@@ -241,15 +241,38 @@ send_ref(StringInfo buf, Oid oid, Oid nspid, const char *name)
 	send_cstring(buf, name);
 }
 
+/* the size bytes of a reference at buf's cursor are there, or an ERROR */
+static inline void
+ref_bytes_left(StringInfo buf, int size, const char *what)
+{
+	if (buf->len - buf->cursor < size)
+		cd_invalid(what, "A type or collation reference runs past the end.");
+}
+
+/* a reference's kind */
+static int
+recv_ref_kind(StringInfo buf, const char *what)
+{
+	ref_bytes_left(buf, 1, what);
+	return pq_getmsgbyte(buf);
+}
+
+Oid
+cd_recv_ref_oid_raw(StringInfo buf, const char *what)
+{
+	ref_bytes_left(buf, 4, what);
+	return (Oid) pq_getmsgint(buf, 4);
+}
+
 /* A REF_OID reference: a catalog object that exists here, or an ERROR. */
 static Oid
-recv_ref_oid(StringInfo buf, int cacheid)
+recv_ref_oid(StringInfo buf, int cacheid, const char *what)
 {
-	Oid			oid = (Oid) pq_getmsgint(buf, 4);
+	Oid			oid = cd_recv_ref_oid_raw(buf, what);
 
 	if (oid == InvalidOid || oid >= FirstGenbkiObjectId ||
 		!SearchSysCacheExists1(cacheid, ObjectIdGetDatum(oid)))
-		cd_invalid_state("A built-in type or collation does not exist.");
+		cd_invalid(what, "A built-in type or collation does not exist.");
 	return oid;
 }
 
@@ -269,18 +292,19 @@ cd_send_type_ref(StringInfo buf, Oid typid)
 Oid
 cd_recv_type_ref(StringInfo buf)
 {
-	int			kind = pq_getmsgbyte(buf);
+	const char *what = CD_WHAT_STATE;
+	int			kind = recv_ref_kind(buf, what);
 	const char *nspname;
 	const char *typname;
 	Oid			nspid;
 	Oid			typid = InvalidOid;
 
 	if (kind == REF_OID)
-		return recv_ref_oid(buf, TYPEOID);
+		return recv_ref_oid(buf, TYPEOID, what);
 	if (kind != REF_NAME)
-		cd_invalid_state("A type reference is malformed.");
-	nspname = recv_cstring(buf);
-	typname = recv_cstring(buf);
+		cd_invalid(what, "A type reference is malformed.");
+	nspname = recv_cstring(buf, what);
+	typname = recv_cstring(buf, what);
 	nspid = get_namespace_oid(nspname, true);
 	if (OidIsValid(nspid))
 		typid = GetSysCacheOid2(TYPENAMENSP, Anum_pg_type_oid,
@@ -339,7 +363,8 @@ cd_error_type_not_usable(const char *name)
  * about what a private schema holds.  Nothing of the type runs here.
  */
 Oid
-cd_recv_type_ref_ext(StringInfo buf, int flags, int *kind, char **name)
+cd_recv_type_ref_ext(StringInfo buf, int flags, int *kind, char **name,
+					 const char *what)
 {
 	bool		as_user = (flags & CD_REF_AS_USER) != 0;
 	const char *nspname;
@@ -348,18 +373,18 @@ cd_recv_type_ref_ext(StringInfo buf, int flags, int *kind, char **name)
 	Oid			typid = InvalidOid;
 
 	*name = NULL;
-	*kind = pq_getmsgbyte(buf);
+	*kind = recv_ref_kind(buf, what);
 	if (*kind == REF_OID)
 	{
-		typid = recv_ref_oid(buf, TYPEOID);
+		typid = recv_ref_oid(buf, TYPEOID, what);
 		if (as_user && !cd_type_usable(typid))
 			cd_error_type_not_usable(format_type_be(typid));
 		return typid;
 	}
 	if (*kind != REF_NAME)
 		return InvalidOid;
-	nspname = recv_cstring(buf);
-	typname = recv_cstring(buf);
+	nspname = recv_cstring(buf, what);
+	typname = recv_cstring(buf, what);
 	*name = psprintf("%s.%s", nspname, typname);
 	nspid = get_namespace_oid(nspname, true);
 	if (OidIsValid(nspid) && (!as_user || usage_on_namespace(nspid)))
@@ -371,7 +396,7 @@ cd_recv_type_ref_ext(StringInfo buf, int flags, int *kind, char **name)
 	if (!OidIsValid(typid) && !(flags & CD_REF_MISSING_OK))
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_OBJECT),
-				 errmsg("type \"%s\" of a distinct_set does not exist", *name)));
+				 errmsg("type \"%s\" of a %s does not exist", *name, what)));
 	return typid;
 }
 
@@ -395,9 +420,9 @@ cd_send_collation_ref(StringInfo buf, Oid collation)
 }
 
 Oid
-cd_recv_collation_ref(StringInfo buf)
+cd_recv_collation_ref(StringInfo buf, const char *what)
 {
-	int			kind = pq_getmsgbyte(buf);
+	int			kind = recv_ref_kind(buf, what);
 	const char *nspname;
 	const char *collname;
 	Oid			collation;
@@ -405,20 +430,21 @@ cd_recv_collation_ref(StringInfo buf)
 	if (kind == REF_NONE)
 		return InvalidOid;
 	if (kind == REF_OID)
-		return recv_ref_oid(buf, COLLOID);
+		return recv_ref_oid(buf, COLLOID, what);
 	if (kind != REF_NAME)
-		cd_invalid_state("A collation reference is malformed.");
-	nspname = recv_cstring(buf);
-	collname = recv_cstring(buf);
+		cd_invalid(what, "A collation reference is malformed.");
+	nspname = recv_cstring(buf, what);
+	collname = recv_cstring(buf, what);
 	collation = get_collation_oid(list_make2(makeString(pstrdup(nspname)),
 											 makeString(pstrdup(collname))),
 								  true);
 	if (!OidIsValid(collation))
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_OBJECT),
-				 errmsg("collation \"%s.%s\" of a count_distinct state does not exist",
-						nspname, collname),
-				 errhint("States are read on the node that combines them: the collation must exist there too.")));
+				 errmsg("collation \"%s.%s\" of a %s does not exist",
+						nspname, collname, what),
+				 strcmp(what, CD_WHAT_STATE) == 0 ?
+				 errhint("States are read on the node that combines them: the collation must exist there too.") : 0));
 	return collation;
 }
 
@@ -803,7 +829,7 @@ composite_recv(StringInfo buf, CDValueIO *vio, Oid typid, int32 typmod)
 		{
 			Oid			atttypid = cd_recv_type_ref(buf);
 			int32		atttypmod = (int32) pq_getmsgint(buf, 4);
-			Oid			attcollation = cd_recv_collation_ref(buf);
+			Oid			attcollation = cd_recv_collation_ref(buf, CD_WHAT_STATE);
 
 			if (get_typtype(atttypid) == TYPTYPE_PSEUDO &&
 				atttypid != RECORDOID && atttypid != RECORDARRAYOID)

@@ -40,7 +40,11 @@ extern CDValueIO *cd_value_io_create(MemoryContext mcxt);
 #define CD_REF_NAME			2	/* schema and name, NUL-terminated */
 #define CD_REF_FIRST_FREE	3
 
-/* Type and collation references (collation InvalidOid: none). */
+/*
+ * Type and collation references (collation InvalidOid: none).  Readers
+ * name what they read in their errors (CD_WHAT_STATE, CD_WHAT_DSET:
+ * errors.h); cd_recv_type_ref reads states'.
+ */
 extern void cd_send_type_ref(StringInfo buf, Oid typid);
 extern Oid	cd_recv_type_ref(StringInfo buf);
 
@@ -59,7 +63,10 @@ extern Oid	cd_recv_type_ref(StringInfo buf);
 #define CD_REF_AS_USER		0x01
 #define CD_REF_MISSING_OK	0x02
 extern Oid	cd_recv_type_ref_ext(StringInfo buf, int flags, int *kind,
-								 char **name);
+								 char **name, const char *what);
+
+/* The 4-byte OID of a reference of another kind (checked against the end). */
+extern Oid	cd_recv_ref_oid_raw(StringInfo buf, const char *what);
 /* Has the current user USAGE on the type and on its schema? */
 extern bool cd_type_usable(Oid typid);
 /* The ERROR of CD_REF_AS_USER for a type name as written. */
@@ -70,7 +77,7 @@ extern void cd_error_type_not_usable(const char *name) pg_attribute_noreturn();
 #endif
 
 extern void cd_send_collation_ref(StringInfo buf, Oid collation);
-extern Oid	cd_recv_collation_ref(StringInfo buf);
+extern Oid	cd_recv_collation_ref(StringInfo buf, const char *what);
 
 /* One non-NULL value of type typid: a length, then its bytes. */
 extern void cd_value_send(StringInfo buf, CDValueIO *vio, Oid typid,

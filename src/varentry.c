@@ -91,10 +91,10 @@ cd_sort_entries(const CDKeyType *kt, const char *data, Size from, Size to,
 		out->arena = cd_alloc_huge(CurrentMemoryContext,
 								   bytes + n * MAXIMUM_ALIGNOF + sizeof(Datum));
 	index_and_sort(kt, data, from, to, out->items, n, out->arena);
-	out->packed = NULL;
+	out->copy = NULL;
 	if (copy)
-		out->packed = cd_alloc_huge(CurrentMemoryContext, Max(bytes, 1));
-	out->n = unique_items(kt, out->items, n, out->packed, &out->packedbytes);
+		out->copy = cd_alloc_huge(CurrentMemoryContext, Max(bytes, 1));
+	out->n = unique_items(kt, out->items, n, out->copy, &out->bytes);
 	return out->n;
 }
 
@@ -102,8 +102,8 @@ void
 cd_entries_free(CDSortedEntries *e)
 {
 	pfree(e->items);
-	if (e->packed)
-		pfree(e->packed);
+	if (e->copy)
+		pfree(e->copy);
 	if (e->arena)
 		pfree(e->arena);
 }

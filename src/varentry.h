@@ -142,23 +142,23 @@ cd_index_sorted_entry(const CDKeyType *kt, CDVarItem *item, const char *key,
 
 /*
  * Entries sorted and deduplicated in scratch space (CurrentMemoryContext,
- * until cd_entries_free): the index of the distinct keys, in order, their
- * entries packed and, for the comparator, aligned images of the keys.
+ * until cd_entries_free): the index of the distinct keys, in order, a copy
+ * of their entries and, for the comparator, aligned images of the keys.
  */
 typedef struct CDSortedEntries
 {
-	CDVarItem  *items;			/* the distinct keys (they point into packed,
+	CDVarItem  *items;			/* the distinct keys (they point into copy,
 								 * or without a copy into the data sorted) */
 	Size		n;				/* how many */
-	char	   *packed;			/* their entries, or NULL: no copy */
-	Size		packedbytes;	/* their entries' bytes (copied or not) */
+	char	   *copy;			/* their entries, or NULL: no copy */
+	Size		bytes;			/* their entries' bytes (copied or not) */
 	char	   *arena;			/* images (CD_KEY_COMPARATOR) */
 } CDSortedEntries;
 
 /*
  * Sort the n entries that take the bytes data[from, to) and drop their
  * duplicates into *out; returns out->n.  With copy, the distinct entries are
- * packed in sorted order into out->packed, which the items then point to
+ * copied in sorted order into out->copy, which the items then point to
  * (a caller that overwrites data before it reads them); without, the items
  * point into data (a front-coded set's tail, read with cd_prefetch_item_key
  * ahead: no copy of the tail's bytes, which cost page faults when large).

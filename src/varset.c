@@ -28,12 +28,9 @@
  * has the same length (CD_SET_UNIFORM), the part is an array of records of
  * one size, and a tail of that length merges without the move to the end:
  * places found by reading records at a fixed stride, then one move from
- * the back (merge_uniform).  One group of 10M, serial, 4 interleaved runs:
- * uuid 2066-2287 -> 1971-2100 ms, md5 text 2865-3010 -> 2747-2817 ms.
- * Such a tail is sorted as records (sort.c: cd_sort_unique_records), not
- * through an index of all its entries: 5 interleaved runs, uuid 1921-2349
- * -> 1523-1639 ms, its peak 53 MB lower; md5 text (another day, slower)
- * 3649-4451 -> 2984-3805 ms, its peak 29 MB lower.
+ * the back (merge_uniform).  Such a tail is sorted as records (sort.c:
+ * cd_sort_unique_records), not through an index of all its entries, which
+ * saves the index's memory at the peak (both: bench/README.md).
  *
  * Merging another set (var_merge): a small one's keys go into the tail; a
  * larger one's sorted entries are merged with the sorted part the same way
@@ -220,7 +217,7 @@ front_pays_off(const CDVarSet *set)
 		{
 			Size		shared = prev ? cd_common_prefix(prev, prevlen, key, len) : 0;
 
-			front += cd_pack_bytes_key_size(len, shared);
+			front += cd_front_key_size(len, shared);
 			raw += cd_entry_header_size(len) + len;
 		}
 		prev = key;
@@ -545,8 +542,7 @@ compare_record(const UniformPart *u, Size i, const char *key, uint64 prefix)
  * Records read one after another before the search gallops: a tail is
  * about 1/8 of the sorted part, so the next place is usually a few records
  * on, and a linear scan's branches predict well where a search's do not
- * (one group of 10M uuid: galloping from the first record, the search took
- * 14% of the query).
+ * (galloping from the first record: bench/README.md).
  */
 #define CD_UNIFORM_SCAN		16
 
@@ -728,8 +724,8 @@ var_compact(CDSet *s)
 							ntail, true, &t);
 	if (set->nsorted == 0)
 	{
-		memcpy(set->data, t.packed, t.packedbytes);
-		set->used = set->sortedbytes = t.packedbytes;
+		memcpy(set->data, t.copy, t.bytes);
+		set->used = set->sortedbytes = t.bytes;
 		set->nall = set->nsorted = nuniq;
 		set->flags &= ~CD_SET_UNIFORM;
 		if (items_uniform(set->kt, t.items, nuniq, t.items[0].len))
@@ -740,7 +736,7 @@ var_compact(CDSet *s)
 		uint32		nsorted = set->nsorted;
 		MergeSource src = {.items = t.items, .nitems = nuniq};
 
-		merge_sorted(set, &src, t.packedbytes);
+		merge_sorted(set, &src, t.bytes);
 		cd_note_tail(s, CD_SET_TAIL_DUPS, ntail, set->nsorted - nsorted);
 	}
 	cd_entries_free(&t);
@@ -936,8 +932,8 @@ const CDSetOps cd_var_set_ops = {
 	.merge = var_merge,
 	.copy = var_copy,
 	.reader = var_reader,
-	.packed_form = NULL,
-	.write_packed = NULL,
+	.serial_form = NULL,
+	.write_serial = NULL,
 	.build = var_build,
 	.memory_size = var_memory_size,
 	.used_bytes = var_used_bytes,

@@ -71,7 +71,10 @@
 #include "fmgr.h"
 #include "utils/memutils.h"
 
+#include "blockcodec.h"
+#include "errors.h"
 #include "fixedset.h"
+#include "frontcode.h"
 #include "frontset.h"
 #include "key.h"
 #include "registry.h"
@@ -309,6 +312,46 @@ ref_unpack(const uint8_t *p, size_t len, int width, size_t n, uint64 *out)
 	return pos == len;
 }
 
+/*
+ * The trusting decoder of blocks (blockcodec.h) on keys the validating one
+ * accepted gives the keys of the reference, both where the bytes allow
+ * whole-word loads (a copy with slack) and where they do not (the bytes in
+ * place, to their end).
+ */
+static bool
+trusting_matches(const uint8_t *p, size_t len, int width, size_t n,
+				 const uint64 *expect)
+{
+	const uint8 *end = p + len;
+	uint64		keys[CD_BLOCK_KEYS];
+
+	for (size_t start = 0; start < n; start += CD_BLOCK_KEYS)
+	{
+		uint32		m = n - start < CD_BLOCK_KEYS ? n - start : CD_BLOCK_KEYS;
+		uint64		first;
+		int			b;
+		const uint8 *gaps;
+		const uint8 *next;
+		uint8	   *copy;
+		size_t		bytes;
+
+		next = cd_block_read_head(p, end, width, m, &first, &b, &gaps,
+								  CD_WHAT_STATE);
+		bytes = next - gaps;
+		cd_block_decode_gaps(gaps, end - gaps, b, m, first, keys);
+		if (memcmp(keys, expect + start, m * sizeof(uint64)) != 0)
+			return false;
+		copy = calloc(1, bytes + CD_BLOCK_SLACK);
+		memcpy(copy, gaps, bytes);
+		cd_block_decode_gaps(copy, bytes + CD_BLOCK_SLACK, b, m, first, keys);
+		free(copy);
+		if (memcmp(keys, expect + start, m * sizeof(uint64)) != 0)
+			return false;
+		p = next;
+	}
+	return p == end;
+}
+
 /* the set's keys, read through its reader, are exactly expect[0 .. n-1] */
 static void
 fixed_check_set(CDSet *s, const uint64 *expect, size_t n, const char *what)
@@ -379,6 +422,7 @@ fuzz_fixed(CDSet *a, const uint8_t *data, size_t size, size_t hdr, size_t n)
 	CHECK(a->kt->width == data[2] && (int) a->kt->encoding == data[1], "header fields");
 	ref = malloc(sizeof(uint64) * (n + 1));
 	CHECK(ref_unpack(data + hdr, size - hdr, a->kt->width, n, ref), "accepted keys the reference decoder refuses");
+	CHECK(trusting_matches(data + hdr, size - hdr, a->kt->width, n, ref), "the trusting decoder reads other keys than the validating one");
 	for (i = 0; i < n; i++)
 	{
 		CHECK(canonical(a->kt, ref[i]) == ref[i], "accepted a non-canonical key");
@@ -649,6 +693,36 @@ ref_unpack_bytes(const uint8_t *p, size_t len, size_t n, KeyList *out)
 	return pos == len;
 }
 
+/*
+ * The trusting front decoder (frontcode.h) on keys the validating one
+ * accepted gives the keys of the reference, and ends with the bytes.
+ */
+static bool
+front_trusting_matches(const uint8_t *p, size_t len, const KeyList *expect)
+{
+	CDFrontDecoder d;
+	const char *k;
+	Size		klen;
+	size_t		i = 0;
+	bool		ok = true;
+
+	cd_front_decoder_init(&d, (const char *) p, 0, len);
+	while (ok && (k = cd_front_decoder_next(&d, &klen)) != NULL)
+	{
+		BKey		e;
+
+		if (i >= expect->n)
+		{
+			ok = false;
+			break;
+		}
+		e = keys_get(expect, i++);
+		ok = e.len == klen && memcmp(e.p, k, klen) == 0;
+	}
+	cd_front_decoder_free(&d);
+	return ok && i == expect->n && d.pos == len;
+}
+
 static void
 put_varint(char *dst, size_t *w, size_t v)
 {
@@ -735,8 +809,8 @@ bytes_check_set(CDSet *s, const BKey *want, size_t n, const char *what)
 		size_t		clen;
 		char	   *coded = ref_front_code(want, n, &clen);
 
-		CHECK(fs->packedbytes == clen &&
-			  (clen == 0 || memcmp(fs->packed, coded, clen) == 0), what);
+		CHECK(fs->codedbytes == clen &&
+			  (clen == 0 || memcmp(fs->coded, coded, clen) == 0), what);
 		CHECK(fs->tailbytes == 0 && fs->rawbytes == entry_bytes(want, n), what);
 		free(coded);
 	}
@@ -1015,6 +1089,8 @@ fuzz_bytes(CDSet *a, const uint8_t *data, size_t size, size_t hdr, size_t n)
 	CHECK(ref_unpack_bytes(data + hdr, size - hdr, n, &akeys),
 		  "accepted keys the reference decoder refuses");
 	CHECK(akeys.n == n, "the number of keys");
+	CHECK(front_trusting_matches(data + hdr, size - hdr, &akeys),
+		  "the trusting front decoder reads other keys than the validating one");
 	aref = sorted_union(&akeys, NULL, &na);
 	CHECK(na == n, "accepted keys that are not distinct");
 	for (size_t i = 0; i < n; i++)

@@ -1112,6 +1112,10 @@ TupleDesc lookup_rowtype_tupdesc(Oid type_id, int32 typmod) { STUB_UNREACHABLE("
 /* key_record.c's records and arrays: never reached (no such stub types) */
 void FreeTupleDesc(TupleDesc tupdesc) { STUB_UNREACHABLE("FreeTupleDesc"); }
 AnyArrayType *DatumGetAnyArrayP(Datum d) { STUB_UNREACHABLE("DatumGetAnyArrayP"); }
+Oid get_array_type(Oid typid) { STUB_UNREACHABLE("get_array_type"); }
+#if PG_VERSION_NUM < 180000
+struct HeapTupleHeaderData *DatumGetHeapTupleHeader(Datum d) { STUB_UNREACHABLE("DatumGetHeapTupleHeader"); }
+#endif
 
 /* value_io.c's leaves' session settings and its ranges: never reached either */
 int			DateStyle = USE_ISO_DATES;

@@ -613,8 +613,8 @@ check_set(CDSet *s, const Key *want, size_t n)
 		size_t		len;
 		char	   *coded = front_coding(want, n, &len);
 
-		if (fs->packedbytes != len ||
-			(len > 0 && memcmp(fs->packed, coded, len) != 0))
+		if (fs->codedbytes != len ||
+			(len > 0 && memcmp(fs->coded, coded, len) != 0))
 			why = "the sorted part is not the keys' front coding";
 		else if (fs->rawbytes != entry_bytes(want, n))
 			why = "the raw size is not the keys' entries' size";
