@@ -1065,8 +1065,12 @@ array_agg_distinct_array_moving_final(PG_FUNCTION_ARGS)
  * shared ones), and a row whose every field is NULL is a value, as the row
  * (NULL, NULL) is.  The row type is chosen once per call site, from the
  * call's argument types and collations: each field has its argument's type
- * and collation, as ROW(a, b) gives its fields.  Costs per row: forming
- * the tuple in the per-row memory context and deforming it to encode it.
+ * and collation, as ROW(a, b) gives its fields.  Where that row type takes
+ * byte keys, a call site that has seen a state of its key type encodes
+ * each row's key from the arguments directly (cd_record_row_datum), with
+ * no tuple formed; the first row of a call site, and rows of the comparator
+ * path (which compares records), are formed as a tuple in the per-row
+ * memory context.
  *
  * An Agg node tells each argument's collation (its Aggref).  A window
  * frame's support functions see only the call's one input collation: with
@@ -1087,9 +1091,18 @@ typedef struct CDArgsCache
 	int			nargs;			/* value arguments */
 	bool		literal[CD_MAX_ARGS];	/* an untyped literal: text */
 	TupleDesc	tupdesc;		/* the row type, blessed */
+	int32		keytypmod;		/* its canonical typmod (-1: comparator) */
 	Datum		values[CD_MAX_ARGS];
 	bool		isnull[CD_MAX_ARGS];
 	const CDKeyType *set_kt;	/* the last set that passed the checks */
+
+	/*
+	 * The key type of the last state that passed the checks, if its keys
+	 * are encoded from the arguments directly (cd_record_takes_rows).  As
+	 * set_kt, set only where the cache lives in the query context the key
+	 * type lives in; until then &no_set_keytype.
+	 */
+	const CDKeyType *row_kt;
 } CDArgsCache;
 
 /*
@@ -1179,15 +1192,21 @@ args_cache(FunctionCallInfo fcinfo)
 									args_collation(fcinfo, i, nargs, typid));
 	}
 	c->tupdesc = BlessTupleDesc(d);
-	c->set_kt = &no_set_keytype;
 	MemoryContextSwitchTo(old);
+	c->keytypmod = cd_record_rowtype_typmod(c->tupdesc);
+	c->set_kt = &no_set_keytype;
+	c->row_kt = &no_set_keytype;
 	fcinfo->flinfo->fn_extra = c;
 	return c;
 }
 
-/* The row of the call's value arguments, in CurrentMemoryContext. */
+/*
+ * The row of the call's value arguments, for a state of key type kt (NULL:
+ * none yet): its key, encoded directly where kt is the cached row_kt, else
+ * a tuple formed in CurrentMemoryContext.
+ */
 static Datum
-args_row(FunctionCallInfo fcinfo, CDArgsCache *c)
+args_row(FunctionCallInfo fcinfo, CDArgsCache *c, const CDKeyType *kt)
 {
 	int			i;
 
@@ -1201,8 +1220,27 @@ args_row(FunctionCallInfo fcinfo, CDArgsCache *c)
 		else
 			c->values[i] = PG_GETARG_DATUM(i + 1);
 	}
+	if (likely(kt == c->row_kt))
+		return cd_record_row_datum(kt, c->values, c->isnull);
 	return HeapTupleGetDatum(heap_form_tuple(c->tupdesc, c->values,
 											 c->isnull));
+}
+
+/*
+ * Remember kt, a state's key type that passed the checks, where the cache
+ * cannot outlive it: as set_kt (for_set), and as row_kt if its keys can be
+ * encoded from the arguments.
+ */
+static void
+args_remember_keytype(FunctionCallInfo fcinfo, CDArgsCache *c,
+					  const CDKeyType *kt, bool for_set)
+{
+	if (fcinfo->flinfo->fn_mcxt != cd_query_context(fcinfo))
+		return;
+	if (for_set)
+		c->set_kt = kt;
+	if (cd_record_takes_rows(kt, c->keytypmod))
+		c->row_kt = kt;
 }
 
 /* The key type of the rows (the first row tells the record's). */
@@ -1253,11 +1291,10 @@ count_distinct_args_append(PG_FUNCTION_ARGS)
 			if (!cd_registry_is_set_keytype(set->kt))
 				cd_error_wrong_state(fcinfo, "a count_distinct set");
 			check_args_keytype(set->kt);
-			if (fcinfo->flinfo->fn_mcxt == cd_query_context(fcinfo))
-				c->set_kt = set->kt;
+			args_remember_keytype(fcinfo, c, set->kt, true);
 		}
 	}
-	row = args_row(fcinfo, c);
+	row = args_row(fcinfo, c, set == NULL ? NULL : set->kt);
 	if (set == NULL || cd_set_needs_alloc(set))
 	{
 		MemoryContext aggcontext = aggregate_context(fcinfo, "count_distinct_args_append");
@@ -1279,12 +1316,16 @@ count_distinct_args_moving_append(PG_FUNCTION_ARGS)
 {
 	CDMoving   *m = moving_state(fcinfo, "count_distinct_args_moving_append");
 	CDArgsCache *c = args_cache(fcinfo);
-	Datum		row = args_row(fcinfo, c);
+	Datum		row;
 
+	if (m->kt != NULL && unlikely(m->kt != c->row_kt))
+	{
+		check_args_keytype(m->kt);
+		args_remember_keytype(fcinfo, c, m->kt, false);
+	}
+	row = args_row(fcinfo, c, m->kt);
 	if (m->kt == NULL)
 		cdmov_set_keytype(m, args_keytype(fcinfo, false, row));
-	else
-		check_args_keytype(m->kt);
 	cdmov_add(m, row);
 	PG_RETURN_POINTER(m);
 }
@@ -1306,9 +1347,13 @@ count_distinct_args_moving_remove(PG_FUNCTION_ARGS)
 	m = moving_arg(fcinfo, 0);
 	if (m == NULL || m->kt == NULL)
 		PG_RETURN_NULL();
-	check_args_keytype(m->kt);
 	c = args_cache(fcinfo);
-	if (!cdmov_remove(m, args_row(fcinfo, c)))
+	if (unlikely(m->kt != c->row_kt))
+	{
+		check_args_keytype(m->kt);
+		args_remember_keytype(fcinfo, c, m->kt, false);
+	}
+	if (!cdmov_remove(m, args_row(fcinfo, c, m->kt)))
 		PG_RETURN_NULL();
 	PG_RETURN_POINTER(m);
 }
