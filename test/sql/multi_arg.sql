@@ -116,6 +116,27 @@ SELECT count_distinct(t, c) OVER () FROM m LIMIT 1;
 SELECT count_distinct((t, c)) OVER () = (SELECT count(DISTINCT (t, c)) FROM m) AS ok
 FROM m LIMIT 1;
 
+-- fields stored out of line (TOAST), named composites and arrays as fields
+-- (nested keys), also in a window frame
+CREATE TYPE multi_arg_pt AS (x int, y text);
+CREATE TABLE multi_arg_big AS
+SELECT i, CASE WHEN i % 3 = 0 THEN repeat(md5((i % 4)::text), 500) ELSE (i % 4)::text END AS t,
+       ROW(i % 3, (i % 2)::text)::multi_arg_pt AS p, ARRAY[i % 2, NULL] AS arr
+FROM generate_series(1, 2000) i;
+ALTER TABLE multi_arg_big ALTER t SET STORAGE EXTERNAL;
+INSERT INTO multi_arg_big SELECT i + 5000, repeat(md5((i % 4)::text), 500), ROW(i % 3, NULL)::multi_arg_pt, '{}'::int[]
+FROM generate_series(1, 200) i;
+SELECT count_distinct(t, p) = count(DISTINCT (t, p)) AS ok,
+       count_distinct(p, arr, i % 5) = count(DISTINCT (p, arr, i % 5)) AS ok2,
+       count_distinct(arr, t) = count(DISTINCT (arr, t)) AS ok3
+FROM multi_arg_big;
+SELECT bool_and(cd = native) AS ok FROM (
+  SELECT count_distinct(p, arr) OVER w AS cd,
+         (SELECT count(DISTINCT (b2.p, b2.arr)) FROM multi_arg_big b2 WHERE b2.i BETWEEN multi_arg_big.i - 5 AND multi_arg_big.i) AS native
+  FROM multi_arg_big WINDOW w AS (ORDER BY i RANGE BETWEEN 5 PRECEDING AND CURRENT ROW)) s;
+DROP TABLE multi_arg_big;
+DROP TYPE multi_arg_pt;
+
 -- one-argument calls resolve as before; arity limits
 SELECT count_distinct(a) = count(DISTINCT a) AS ok, count_distinct('x') AS lit FROM m;
 SELECT count_distinct(a, a, a, a, a) FROM m;
