@@ -12,9 +12,11 @@
  */
 #include "postgres.h"
 
+#include "access/htup_details.h"
 #include "catalog/pg_collation.h"
 #include "catalog/pg_type.h"
 #include "fmgr.h"
+#include "funcapi.h"
 #include "miscadmin.h"
 #include "nodes/nodeFuncs.h"
 #include "nodes/primnodes.h"
@@ -1049,4 +1051,309 @@ array_agg_distinct_array_moving_final(PG_FUNCTION_ARGS)
 
 	values = cdmov_output_datums(m, &n);
 	PG_RETURN_DATUM(stack_arrays(arraytype, elemtype, values, n));
+}
+
+
+/* ------------------------------------------------------------------------
+ * count_distinct(a, b [, c [, d]]): COUNT(DISTINCT (a, b, ...))
+ *
+ * The aggregates over 2 to CD_MAX_ARGS "any" arguments count the rows
+ * (a, b, ...) as count_distinct(ROW(a, b, ...)) does: each call forms the
+ * anonymous record of the arguments and hands it to the record key type of
+ * its row type (key_record.h), so the states are those of the equivalent
+ * record (combine, serialize, deserialize and the final functions are the
+ * shared ones), and a row whose every field is NULL is a value, as the row
+ * (NULL, NULL) is.  The row type is chosen once per call site, from the
+ * call's argument types and collations: each field has its argument's type
+ * and collation, as ROW(a, b) gives its fields.  Where that row type takes
+ * byte keys, a call site that has seen a state of its key type encodes
+ * each row's key from the arguments directly (cd_record_row_datum), with
+ * no tuple formed; the first row of a call site, and rows of the comparator
+ * path (which compares records), are formed as a tuple in the per-row
+ * memory context.
+ *
+ * An Agg node tells each argument's collation (its Aggref).  A window
+ * frame's support functions see only the call's one input collation: with
+ * one collatable argument it is that argument's, with two or more the
+ * fields' collations are not known (they may differ, and a
+ * nondeterministic one changes the count), so such a call is refused.
+ * ------------------------------------------------------------------------
+ */
+#define CD_MAX_ARGS 4
+
+PG_FUNCTION_INFO_V1(count_distinct_args_append);
+PG_FUNCTION_INFO_V1(count_distinct_args_moving_append);
+PG_FUNCTION_INFO_V1(count_distinct_args_moving_remove);
+
+/* What a call site of the functions below caches in fn_extra. */
+typedef struct CDArgsCache
+{
+	int			nargs;			/* value arguments */
+	bool		literal[CD_MAX_ARGS];	/* an untyped literal: text */
+	TupleDesc	tupdesc;		/* the row type, blessed */
+	int32		keytypmod;		/* its canonical typmod (-1: comparator) */
+	Datum		values[CD_MAX_ARGS];
+	bool		isnull[CD_MAX_ARGS];
+	const CDKeyType *set_kt;	/* the last set that passed the checks */
+
+	/*
+	 * The key type of the last state that passed the checks, if its keys
+	 * are encoded from the arguments directly (cd_record_takes_rows).  As
+	 * set_kt, set only where the cache lives in the query context the key
+	 * type lives in; until then &no_set_keytype.
+	 */
+	const CDKeyType *row_kt;
+} CDArgsCache;
+
+/*
+ * The collation of value argument i (0-based) of type typid: from the
+ * Aggref in an Agg node; in a window frame the call's input collation, if
+ * it is the only collatable argument (else an ERROR).
+ */
+static Oid
+args_collation(FunctionCallInfo fcinfo, int i, int nargs, Oid typid)
+{
+	Aggref	   *aggref;
+	int			ncollatable = 0;
+	int			j;
+
+	if (!type_is_collatable(typid))
+		return InvalidOid;
+	aggref = AggGetAggref(fcinfo);
+	if (aggref != NULL && list_length(aggref->args) >= nargs)
+	{
+		TargetEntry *te = (TargetEntry *) list_nth(aggref->args, i);
+		Oid			coll = exprCollation((Node *) te->expr);
+
+		return OidIsValid(coll) ? coll : DEFAULT_COLLATION_OID;
+	}
+	for (j = 0; j < nargs; j++)
+	{
+		Oid			t = get_fn_expr_argtype(fcinfo->flinfo, j + 1);
+
+		if (t == UNKNOWNOID || type_is_collatable(t))
+			ncollatable++;
+	}
+	if (ncollatable > 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("count_distinct with two or more arguments of collatable types is not supported as a window function"),
+				 errdetail("A window function is not told each argument's collation."),
+				 errhint("Count the row instead: count_distinct((a, b)).")));
+	return OidIsValid(PG_GET_COLLATION()) ? PG_GET_COLLATION() :
+		DEFAULT_COLLATION_OID;
+}
+
+/* The call site's cache, built at its first call. */
+static CDArgsCache *
+args_cache(FunctionCallInfo fcinfo)
+{
+	CDArgsCache *c = (CDArgsCache *) fcinfo->flinfo->fn_extra;
+	MemoryContext old;
+	TupleDesc	d;
+	int			nargs;
+	int			i;
+
+	if (likely(c != NULL))
+		return c;
+	nargs = PG_NARGS() - 1;
+	if (nargs < 2 || nargs > CD_MAX_ARGS)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("count_distinct takes between 2 and %d values per row, not %d",
+						CD_MAX_ARGS, nargs)));
+	c = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(CDArgsCache));
+	c->nargs = nargs;
+	old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
+	d = CreateTemplateTupleDesc(nargs);
+	for (i = 0; i < nargs; i++)
+	{
+		Oid			typid = get_fn_expr_argtype(fcinfo->flinfo, i + 1);
+		char		name[16];
+
+		if (!OidIsValid(typid))
+			ereport(ERROR,
+					(errcode(ERRCODE_DATATYPE_MISMATCH),
+					 errmsg("could not determine the input data types of count_distinct")));
+		/* an untyped literal is text, as in ROW('a', 'b') */
+		if (typid == UNKNOWNOID)
+		{
+			c->literal[i] = true;
+			typid = TEXTOID;
+		}
+		if (get_typtype(typid) == TYPTYPE_PSEUDO)
+			ereport(ERROR,
+					(errcode(ERRCODE_DATATYPE_MISMATCH),
+					 errmsg("count_distinct cannot count values of type %s",
+							format_type_be(typid))));
+		snprintf(name, sizeof(name), "f%d", i + 1);
+		TupleDescInitEntry(d, (AttrNumber) (i + 1), name, typid, -1, 0);
+		TupleDescInitEntryCollation(d, (AttrNumber) (i + 1),
+									args_collation(fcinfo, i, nargs, typid));
+	}
+	c->tupdesc = BlessTupleDesc(d);
+	MemoryContextSwitchTo(old);
+	c->keytypmod = cd_record_rowtype_typmod(c->tupdesc);
+	c->set_kt = &no_set_keytype;
+	c->row_kt = &no_set_keytype;
+	fcinfo->flinfo->fn_extra = c;
+	return c;
+}
+
+/*
+ * The row of the call's value arguments, for a state of key type kt (NULL:
+ * none yet): its key, encoded directly where kt is the cached row_kt, else
+ * a tuple formed in CurrentMemoryContext.
+ */
+static Datum
+args_row(FunctionCallInfo fcinfo, CDArgsCache *c, const CDKeyType *kt)
+{
+	int			i;
+
+	for (i = 0; i < c->nargs; i++)
+	{
+		c->isnull[i] = PG_ARGISNULL(i + 1);
+		if (c->isnull[i])
+			c->values[i] = (Datum) 0;
+		else if (unlikely(c->literal[i]))
+			c->values[i] = CStringGetTextDatum(PG_GETARG_CSTRING(i + 1));
+		else
+			c->values[i] = PG_GETARG_DATUM(i + 1);
+	}
+	if (likely(kt == c->row_kt))
+		return cd_record_row_datum(kt, c->values, c->isnull);
+	return HeapTupleGetDatum(heap_form_tuple(c->tupdesc, c->values,
+											 c->isnull));
+}
+
+/*
+ * Remember kt, a state's key type that passed the checks, where the cache
+ * cannot outlive it: as set_kt (for_set), and as row_kt if its keys can be
+ * encoded from the arguments.
+ */
+static void
+args_remember_keytype(FunctionCallInfo fcinfo, CDArgsCache *c,
+					  const CDKeyType *kt, bool for_set)
+{
+	if (fcinfo->flinfo->fn_mcxt != cd_query_context(fcinfo))
+		return;
+	if (for_set)
+		c->set_kt = kt;
+	if (cd_record_takes_rows(kt, c->keytypmod))
+		c->row_kt = kt;
+}
+
+/* The key type of the rows (the first row tells the record's). */
+static const CDKeyType *
+args_keytype(FunctionCallInfo fcinfo, bool for_set, Datum row)
+{
+	return cd_registry_keytype_typmod(fcinfo, RECORDOID,
+									  cd_record_value_typmod(row),
+									  PG_GET_COLLATION(), for_set);
+}
+
+/* ERROR unless kt is a record key type (a state of these functions). */
+static inline void
+check_args_keytype(const CDKeyType *kt)
+{
+	if (unlikely(kt->typid != RECORDOID))
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("aggregate state holds values of type %s, not %s",
+						format_type_be(kt->typid),
+						format_type_be(RECORDOID))));
+}
+
+/*
+ * count_distinct_args_append(state internal, a "any", b "any", ...)
+ *	-> internal
+ *
+ * Never skips a row: a row of NULLs is a value.  The row type of values
+ * added to a set is checked per row by the record key type (one
+ * comparison).
+ */
+Datum
+count_distinct_args_append(PG_FUNCTION_ARGS)
+{
+	CDArgsCache *c;
+	CDSet	   *set = NULL;
+	CDAlloc    *alloc = NULL;
+	CDAlloc		local;
+	Datum		row;
+
+	check_aggregate(fcinfo, "count_distinct_args_append");
+	c = args_cache(fcinfo);
+	if (!PG_ARGISNULL(0))
+	{
+		set = (CDSet *) PG_GETARG_POINTER(0);
+		if (unlikely(set->kt != c->set_kt))
+		{
+			if (!cd_registry_is_set_keytype(set->kt))
+				cd_error_wrong_state(fcinfo, "a count_distinct set");
+			check_args_keytype(set->kt);
+			args_remember_keytype(fcinfo, c, set->kt, true);
+		}
+	}
+	row = args_row(fcinfo, c, set == NULL ? NULL : set->kt);
+	if (set == NULL || cd_set_needs_alloc(set))
+	{
+		MemoryContext aggcontext = aggregate_context(fcinfo, "count_distinct_args_append");
+
+		alloc = cd_registry_alloc(fcinfo, aggcontext, &local);
+		if (set == NULL)
+			set = cd_set_create(args_keytype(fcinfo, true, row), alloc);
+	}
+	set = cd_set_add_value(set, row, alloc);
+	PG_RETURN_POINTER(set);
+}
+
+/*
+ * count_distinct_args_moving_append(state internal, a "any", b "any", ...)
+ *	-> internal
+ */
+Datum
+count_distinct_args_moving_append(PG_FUNCTION_ARGS)
+{
+	CDMoving   *m = moving_state(fcinfo, "count_distinct_args_moving_append");
+	CDArgsCache *c = args_cache(fcinfo);
+	Datum		row;
+
+	if (m->kt != NULL && unlikely(m->kt != c->row_kt))
+	{
+		check_args_keytype(m->kt);
+		args_remember_keytype(fcinfo, c, m->kt, false);
+	}
+	row = args_row(fcinfo, c, m->kt);
+	if (m->kt == NULL)
+		cdmov_set_keytype(m, args_keytype(fcinfo, false, row));
+	cdmov_add(m, row);
+	PG_RETURN_POINTER(m);
+}
+
+/*
+ * count_distinct_args_moving_remove(state internal, a "any", b "any", ...)
+ *	-> internal
+ *
+ * NULL (PostgreSQL then restarts the frame's aggregation) if the row was
+ * never added, which only volatile arguments can bring about.
+ */
+Datum
+count_distinct_args_moving_remove(PG_FUNCTION_ARGS)
+{
+	CDMoving   *m;
+	CDArgsCache *c;
+
+	check_aggregate(fcinfo, "count_distinct_args_moving_remove");
+	m = moving_arg(fcinfo, 0);
+	if (m == NULL || m->kt == NULL)
+		PG_RETURN_NULL();
+	c = args_cache(fcinfo);
+	if (unlikely(m->kt != c->row_kt))
+	{
+		check_args_keytype(m->kt);
+		args_remember_keytype(fcinfo, c, m->kt, false);
+	}
+	if (!cdmov_remove(m, args_row(fcinfo, c, m->kt)))
+		PG_RETURN_NULL();
+	PG_RETURN_POINTER(m);
 }

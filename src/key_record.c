@@ -82,6 +82,13 @@ typedef struct CDRecordLayout
 	StringInfoData enc;
 	const void *enc_src;
 	StringInfoData tmp;
+
+	/*
+	 * Records of the canonical row type: the value that stands for the key
+	 * cd_record_row_datum encoded last into enc (an empty varlena, so that
+	 * detoasting leaves it as it is; only its address is compared).
+	 */
+	struct varlena *row_key;
 } CDRecordLayout;
 
 static bool init_record_keytype(CDKeyType *kt, Oid typid, Oid basetypid,
@@ -709,6 +716,9 @@ record_key_size(const CDKeyType *kt, Datum value)
 {
 	CDRecordLayout *l = (CDRecordLayout *) kt->record;
 
+	/* a row cd_record_row_datum encoded: its key is in enc */
+	if (unlikely(DatumGetPointer(value) == (Pointer) l->row_key))
+		return (Size) l->enc.len;
 	resetStringInfo(&l->enc);
 	nested_encode(l, value, &l->enc);
 	l->enc_src = DatumGetPointer(value);
@@ -845,6 +855,8 @@ init_record_keytype(CDKeyType *kt, Oid typid, Oid basetypid, int32 typmod,
 	if (!ok)
 		return false;
 	l->seen_typid = InvalidOid;
+	l->row_key = MemoryContextAllocZero(mcxt, VARHDRSZ);
+	SET_VARSIZE(l->row_key, VARHDRSZ);
 
 	kt->typid = typid;
 	kt->basetypid = basetypid;
@@ -994,4 +1006,40 @@ cd_record_recv_fields(StringInfo buf)
 		cd_invalid_state("A record's column types cannot have record keys.");
 	FreeTupleDesc(d);
 	return typmod;
+}
+
+bool
+cd_record_takes_rows(const CDKeyType *kt, int32 typmod)
+{
+	const CDRecordLayout *l = kt->record;
+
+	return kt->basetypid == RECORDOID && kt->typid == RECORDOID &&
+		kt->encoding == CD_KEY_BYTES && kt->codec == &record_codec &&
+		l != NULL && !l->is_array && typmod >= 0 && kt->typmod == typmod &&
+		l->typmod == typmod && l->row_key != NULL;
+}
+
+Datum
+cd_record_row_datum(const CDKeyType *kt, const Datum *values,
+					const bool *isnull)
+{
+	CDRecordLayout *l = (CDRecordLayout *) kt->record;
+	int			i;
+
+	Assert(cd_record_takes_rows(kt, kt->typmod));
+	resetStringInfo(&l->enc);
+	for (i = 0; i < l->nfields; i++)
+	{
+		RecordField *f = &l->fields[i];
+
+		field_encode(f, values[f->attno], isnull[f->attno], &l->enc, &l->tmp);
+	}
+	l->enc_src = l->row_key;
+	return PointerGetDatum(l->row_key);
+}
+
+int32
+cd_record_rowtype_typmod(TupleDesc d)
+{
+	return canonical_typmod(d);
 }

@@ -42,6 +42,7 @@
 
 #include "postgres.h"
 
+#include "access/tupdesc.h"
 #include "lib/stringinfo.h"
 
 #include "key.h"
@@ -69,5 +70,23 @@ extern int32 cd_record_value_typmod(Datum value);
  */
 extern void cd_record_send_fields(StringInfo buf, int32 typmod);
 extern int32 cd_record_recv_fields(StringInfo buf);
+
+/*
+ * Rows given as their columns' values (the multi-argument count_distinct),
+ * without forming a tuple:
+ * cd_record_rowtype_typmod: the canonical typmod of records of row type d
+ * (-1: they cannot have byte keys);
+ * cd_record_takes_rows: is kt the byte-key type of records of canonical
+ * typmod typmod (as cd_keytype_init_typmod makes it);
+ * cd_record_row_datum: the key of the row values/isnull (one per column of
+ * that row type, of its column types), encoded into kt's scratch; returns a
+ * Datum that kt's codec reads as that key (cd_varkey_size,
+ * cd_varkey_write), valid until the next key of kt is encoded.  The caller
+ * vouches for the values' types.
+ */
+extern int32 cd_record_rowtype_typmod(TupleDesc d);
+extern bool cd_record_takes_rows(const CDKeyType *kt, int32 typmod);
+extern Datum cd_record_row_datum(const CDKeyType *kt, const Datum *values,
+								 const bool *isnull);
 
 #endif							/* CD_KEY_RECORD_H */

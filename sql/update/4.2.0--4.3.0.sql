@@ -417,6 +417,113 @@ CREATE AGGREGATE @extschema@.count_distinct(pg_catalog.unknown) (
 );
 
 /*
+ * count_distinct(a, b [, c [, d]]): COUNT(DISTINCT (a, b, ...)), the rows
+ * of the arguments counted as count_distinct(ROW(a, b, ...)) counts them,
+ * with the states of that record (docs/records.md).  Fixed arities over
+ * "any" (a VARIADIC "any" overload would make one-argument calls
+ * ambiguous beside anyelement and unknown); the support functions are one
+ * C function each, declared for each arity.
+ */
+CREATE FUNCTION @extschema@.count_distinct_args_append(pg_catalog.internal, "any", "any")
+    RETURNS pg_catalog.internal
+    AS 'MODULE_PATHNAME', 'count_distinct_args_append'
+    LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.count_distinct_args_moving_append(pg_catalog.internal, "any", "any")
+    RETURNS pg_catalog.internal
+    AS 'MODULE_PATHNAME', 'count_distinct_args_moving_append'
+    LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.count_distinct_args_moving_remove(pg_catalog.internal, "any", "any")
+    RETURNS pg_catalog.internal
+    AS 'MODULE_PATHNAME', 'count_distinct_args_moving_remove'
+    LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE AGGREGATE @extschema@.count_distinct("any", "any") (
+    SFUNC = @extschema@.count_distinct_args_append,
+    STYPE = pg_catalog.internal,
+    SSPACE = 88,
+    FINALFUNC = @extschema@.count_distinct_final,
+    FINALFUNC_MODIFY = SHAREABLE,
+    COMBINEFUNC = @extschema@.count_distinct_combine,
+    SERIALFUNC = @extschema@.count_distinct_serial,
+    DESERIALFUNC = @extschema@.count_distinct_deserial,
+    MSFUNC = @extschema@.count_distinct_args_moving_append,
+    MINVFUNC = @extschema@.count_distinct_args_moving_remove,
+    MSTYPE = pg_catalog.internal,
+    MSSPACE = 128,
+    MFINALFUNC = @extschema@.count_distinct_moving_final,
+    MFINALFUNC_MODIFY = READ_ONLY,
+    PARALLEL = SAFE
+);
+
+CREATE FUNCTION @extschema@.count_distinct_args_append(pg_catalog.internal, "any", "any", "any")
+    RETURNS pg_catalog.internal
+    AS 'MODULE_PATHNAME', 'count_distinct_args_append'
+    LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.count_distinct_args_moving_append(pg_catalog.internal, "any", "any", "any")
+    RETURNS pg_catalog.internal
+    AS 'MODULE_PATHNAME', 'count_distinct_args_moving_append'
+    LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.count_distinct_args_moving_remove(pg_catalog.internal, "any", "any", "any")
+    RETURNS pg_catalog.internal
+    AS 'MODULE_PATHNAME', 'count_distinct_args_moving_remove'
+    LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE AGGREGATE @extschema@.count_distinct("any", "any", "any") (
+    SFUNC = @extschema@.count_distinct_args_append,
+    STYPE = pg_catalog.internal,
+    SSPACE = 88,
+    FINALFUNC = @extschema@.count_distinct_final,
+    FINALFUNC_MODIFY = SHAREABLE,
+    COMBINEFUNC = @extschema@.count_distinct_combine,
+    SERIALFUNC = @extschema@.count_distinct_serial,
+    DESERIALFUNC = @extschema@.count_distinct_deserial,
+    MSFUNC = @extschema@.count_distinct_args_moving_append,
+    MINVFUNC = @extschema@.count_distinct_args_moving_remove,
+    MSTYPE = pg_catalog.internal,
+    MSSPACE = 128,
+    MFINALFUNC = @extschema@.count_distinct_moving_final,
+    MFINALFUNC_MODIFY = READ_ONLY,
+    PARALLEL = SAFE
+);
+
+CREATE FUNCTION @extschema@.count_distinct_args_append(pg_catalog.internal, "any", "any", "any", "any")
+    RETURNS pg_catalog.internal
+    AS 'MODULE_PATHNAME', 'count_distinct_args_append'
+    LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.count_distinct_args_moving_append(pg_catalog.internal, "any", "any", "any", "any")
+    RETURNS pg_catalog.internal
+    AS 'MODULE_PATHNAME', 'count_distinct_args_moving_append'
+    LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.count_distinct_args_moving_remove(pg_catalog.internal, "any", "any", "any", "any")
+    RETURNS pg_catalog.internal
+    AS 'MODULE_PATHNAME', 'count_distinct_args_moving_remove'
+    LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE AGGREGATE @extschema@.count_distinct("any", "any", "any", "any") (
+    SFUNC = @extschema@.count_distinct_args_append,
+    STYPE = pg_catalog.internal,
+    SSPACE = 88,
+    FINALFUNC = @extschema@.count_distinct_final,
+    FINALFUNC_MODIFY = SHAREABLE,
+    COMBINEFUNC = @extschema@.count_distinct_combine,
+    SERIALFUNC = @extschema@.count_distinct_serial,
+    DESERIALFUNC = @extschema@.count_distinct_deserial,
+    MSFUNC = @extschema@.count_distinct_args_moving_append,
+    MINVFUNC = @extschema@.count_distinct_args_moving_remove,
+    MSTYPE = pg_catalog.internal,
+    MSSPACE = 128,
+    MFINALFUNC = @extschema@.count_distinct_moving_final,
+    MFINALFUNC_MODIFY = READ_ONLY,
+    PARALLEL = SAFE
+);
+
+/*
  * A set whose element type is gone (an orphan, docs/security.md) bound to
  * the type of the second argument (NULL::type), every value checked as a
  * value of that type; not STRICT, as that argument is NULL

@@ -29,6 +29,9 @@ BEGIN
         'SELECT count_distinct_deserial(''\x00''::bytea, NULL)',
         'SELECT count_distinct_moving_final(NULL)',
         'SELECT count_distinct_moving_remove(NULL, 1)',
+        'SELECT count_distinct_args_append(NULL, 1, 2)',
+        'SELECT count_distinct_args_moving_append(NULL, 1, 2, 3)',
+        'SELECT count_distinct_args_moving_remove(NULL, 1, 2, 3, 4)',
         'SELECT array_agg_distinct_type_final(NULL, 1)',
         'SELECT count_distinct_final(count_distinct_append(NULL, 1))',
         'SELECT count_distinct_moving_final(count_distinct_moving_append(NULL, 1))',
@@ -152,6 +155,21 @@ CREATE AGGREGATE legacy_count_ok(anyelement) (
 CREATE AGGREGATE legacy_array_ok(anynonarray) (
     SFUNC = count_distinct_append, STYPE = internal,
     FINALFUNC = legacy_array, FINALFUNC_EXTRA);
+-- the multi-argument aggregates' functions given the other state kind
+CREATE AGGREGATE args_moving_into_final("any", "any") (
+    SFUNC = count_distinct_args_moving_append, STYPE = internal,
+    FINALFUNC = count_distinct_final);
+CREATE AGGREGATE args_into_moving_final("any", "any") (
+    SFUNC = count_distinct_args_append, STYPE = internal,
+    FINALFUNC = count_distinct_moving_final);
+CREATE AGGREGATE args_set_into_moving_remove("any", "any") (
+    SFUNC = count_distinct_args_append, STYPE = internal, FINALFUNC = count_distinct_final,
+    MSFUNC = count_distinct_args_append, MINVFUNC = count_distinct_args_moving_remove,
+    MSTYPE = internal, MFINALFUNC = count_distinct_final);
+CREATE AGGREGATE args_moving_into_append("any", "any") (
+    SFUNC = count_distinct_args_append, STYPE = internal, FINALFUNC = count_distinct_final,
+    MSFUNC = count_distinct_args_moving_append, MINVFUNC = count_distinct_args_append,
+    MSTYPE = internal, MFINALFUNC = count_distinct_moving_final);
 
 SET ROLE regress_cd_support_user;
 SELECT moving_into_final(v) FROM t;
@@ -172,6 +190,12 @@ FROM t ORDER BY i LIMIT 3;
 SELECT elements_forward_append_inverse(a) OVER (ORDER BY i ROWS BETWEEN 1 PRECEDING AND CURRENT ROW)
 FROM t ORDER BY i LIMIT 3;
 SELECT elements_forward_moving_append_inverse(a) OVER (ORDER BY i ROWS BETWEEN 1 PRECEDING AND CURRENT ROW)
+FROM t ORDER BY i LIMIT 3;
+SELECT args_moving_into_final(v, s) FROM t;
+SELECT args_into_moving_final(v, s) FROM t;
+SELECT args_set_into_moving_remove(v, i) OVER (ORDER BY i ROWS BETWEEN 1 PRECEDING AND CURRENT ROW)
+FROM t ORDER BY i LIMIT 3;
+SELECT args_moving_into_append(v, i) OVER (ORDER BY i ROWS BETWEEN 1 PRECEDING AND CURRENT ROW)
 FROM t ORDER BY i LIMIT 3;
 SELECT legacy_count_moving(v) FROM t;
 SELECT legacy_array_moving(v) FROM t;

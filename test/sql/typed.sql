@@ -4,7 +4,8 @@
 SET extra_float_digits = 0;
 SET jit = off;
 
--- Without Citus, the extension has only the polymorphic aggregates.
+-- Without Citus, the extension has only the polymorphic aggregates (and
+-- the multi-argument count_distinct over "any").
 SELECT p.oid::regprocedure AS aggregate
 FROM pg_proc p JOIN pg_aggregate a ON a.aggfnoid = p.oid
 WHERE p.proname LIKE '%distinct%' ORDER BY p.oid::regprocedure::text COLLATE "C";
@@ -85,7 +86,8 @@ SELECT count(*) AS typed_aggregates,
        count(DISTINCT p.proargtypes[0]) AS argument_types
 FROM pg_proc p JOIN pg_aggregate a ON a.aggfnoid = p.oid
 WHERE p.proname IN ('count_distinct', 'count_distinct_elements', 'array_agg_distinct', 'array_agg_distinct_elements')
-  AND p.proargtypes[0] NOT IN ('anyelement'::regtype, 'anynonarray'::regtype, 'anyarray'::regtype, 'unknown'::regtype);
+  AND p.proargtypes[0] NOT IN ('anyelement'::regtype, 'anynonarray'::regtype, 'anyarray'::regtype, 'unknown'::regtype)
+  AND p.pronargs = 1;
 
 -- a typed aggregate has its template's options
 SELECT a.aggfnoid::regprocedure, a.aggtransfn::regprocedure, a.aggfinalfn::regprocedure,
@@ -104,7 +106,8 @@ SELECT p.oid, p.proname, p.proargtypes[0] AS argtype,
                                                                               a.aggminvtransfn, a.aggmfinalfn]::oid[]) WITH ORDINALITY u(fn, i)
                                            LEFT JOIN pg_proc f ON f.oid = u.fn ORDER BY u.i)) AS options
 FROM pg_proc p JOIN pg_aggregate a ON a.aggfnoid = p.oid
-WHERE p.proname IN ('count_distinct', 'count_distinct_elements', 'array_agg_distinct', 'array_agg_distinct_elements');
+WHERE p.proname IN ('count_distinct', 'count_distinct_elements', 'array_agg_distinct', 'array_agg_distinct_elements')
+  AND p.pronargs = 1;
 -- every typed aggregate has the options of a polymorphic one of its name
 SELECT count(*) AS typed, count(*) FILTER (WHERE NOT EXISTS (
            SELECT FROM agg_options t WHERE t.proname = o.proname AND t.options = o.options
