@@ -1113,7 +1113,8 @@ TupleDesc lookup_rowtype_tupdesc(Oid type_id, int32 typmod) { STUB_UNREACHABLE("
 void FreeTupleDesc(TupleDesc tupdesc) { STUB_UNREACHABLE("FreeTupleDesc"); }
 AnyArrayType *DatumGetAnyArrayP(Datum d) { STUB_UNREACHABLE("DatumGetAnyArrayP"); }
 Oid get_array_type(Oid typid) { STUB_UNREACHABLE("get_array_type"); }
-#if PG_VERSION_NUM < 180000
+/* a function in some server headers, a macro in others (and inline in 18) */
+#if PG_VERSION_NUM < 180000 && !defined(DatumGetHeapTupleHeader)
 struct HeapTupleHeaderData *DatumGetHeapTupleHeader(Datum d) { STUB_UNREACHABLE("DatumGetHeapTupleHeader"); }
 #endif
 
