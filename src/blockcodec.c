@@ -20,7 +20,7 @@ cd_block_read_head(const uint8 *p, const uint8 *end, int width, uint32 m,
 {
 	if (end - p < width)
 		cd_invalid(what, "The keys run past the end of the value.");
-	*first = cd_block_read_key(p, width);
+	*first = cd_key_read_be(p, width);
 	p += width;
 	*b = 0;
 	*gaps = p;

@@ -277,18 +277,6 @@ cd_block_decode_gaps(const uint8 *gaps, Size avail, int b, uint32 m,
 	}
 }
 
-/* the big-endian key of width bytes at p */
-static inline uint64
-cd_block_read_key(const uint8 *p, int width)
-{
-	uint64		k = 0;
-	int			i;
-
-	for (i = 0; i < width; i++)
-		k = (k << 8) | p[i];
-	return k;
-}
-
 /*
  * The serialized form's head of a block of m keys at p (end: the end of
  * the bytes): its first key, b and where its gaps start; returns the end

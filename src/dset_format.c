@@ -665,7 +665,7 @@ blocks_contain(const uint8 *p, const uint8 *end, int width, uint32 n,
 		int			bb;
 		const uint8 *bgaps;
 
-		if (end - p >= width && cd_block_read_key(p, width) > key)
+		if (end - p >= width && cd_key_read_be(p, width) > key)
 			break;
 		p = cd_block_read_head(p, end, width, bm, &bfirst, &bb, &bgaps,
 							   CD_WHAT_DSET);

@@ -358,4 +358,32 @@ extern bool cd_varkey_is_valid(const CDKeyType *kt, const char *key, Size len);
 extern bool cd_varkey_is_valid_after(const CDKeyType *kt, const char *key,
 									 Size len, Size known);
 
+/*
+ * A fixed-width key of width bytes as big-endian bytes (byte order is key
+ * order): written to dst, read from src.  The stored and serialized forms
+ * and records' keys hold keys this way.
+ */
+static inline void
+cd_key_write_be(uint8 *dst, uint64 key, int width)
+{
+	int			i;
+
+	for (i = width - 1; i >= 0; i--)
+	{
+		dst[i] = (uint8) key;
+		key >>= 8;
+	}
+}
+
+static inline uint64
+cd_key_read_be(const uint8 *src, int width)
+{
+	uint64		key = 0;
+	int			i;
+
+	for (i = 0; i < width; i++)
+		key = (key << 8) | src[i];
+	return key;
+}
+
 #endif							/* CD_KEY_H */

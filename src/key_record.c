@@ -307,29 +307,6 @@ accept_rowtype(CDRecordLayout *l, Oid typid, int32 typmod)
 	l->seen_typmod = typmod;
 }
 
-static inline void
-put_be(char *dst, uint64 key, int width)
-{
-	int			i;
-
-	for (i = width - 1; i >= 0; i--)
-	{
-		dst[i] = (char) (uint8) key;
-		key >>= 8;
-	}
-}
-
-static inline uint64
-get_be(const uint8 *src, int width)
-{
-	uint64		key = 0;
-	int			i;
-
-	for (i = 0; i < width; i++)
-		key = (key << 8) | src[i];
-	return key;
-}
-
 /*
  * Append the key of field f's value (isnull: NULL) to buf; tmp: scratch
  * for escaping.
@@ -352,7 +329,7 @@ field_encode(const RecordField *f, Datum v, bool isnull, StringInfo buf,
 	{
 		case RF_FIXED:
 			enlargeStringInfo(buf, f->kt.width);
-			put_be(buf->data + buf->len, cd_key_encode(&f->kt, v),
+			cd_key_write_be((uint8 *) buf->data + buf->len, cd_key_encode(&f->kt, v),
 				   f->kt.width);
 			buf->len += f->kt.width;
 			break;
@@ -421,7 +398,7 @@ static inline void
 put_u32(StringInfo buf, uint32 v)
 {
 	enlargeStringInfo(buf, 4);
-	put_be(buf->data + buf->len, v, 4);
+	cd_key_write_be((uint8 *) buf->data + buf->len, v, 4);
 	buf->len += 4;
 }
 
@@ -510,7 +487,7 @@ field_decode(const RecordField *f, const uint8 *key, Size len, Size *pos,
 		case RF_FIXED:
 			if (len - p < f->kt.width)
 				return false;
-			*v = cd_key_decode(&f->kt, get_be(key + p, f->kt.width));
+			*v = cd_key_decode(&f->kt, cd_key_read_be(key + p, f->kt.width));
 			p += f->kt.width;
 			break;
 		case RF_RAW:
@@ -667,7 +644,7 @@ array_decode(CDRecordLayout *l, const uint8 *key, Size len, Size *pos,
 			return false;
 		for (i = 0; i < ndims; i++, p += 4)
 		{
-			dims[i] = (int) get_be(key + p, 4);
+			dims[i] = (int) cd_key_read_be(key + p, 4);
 			if (dims[i] <= 0)
 				return false;
 			nitems *= dims[i];
@@ -681,7 +658,7 @@ array_decode(CDRecordLayout *l, const uint8 *key, Size len, Size *pos,
 		return false;
 	for (i = 0; i < ndims; i++, p += 4)
 	{
-		lbs[i] = (int) ((uint32) get_be(key + p, 4) ^ (uint32) 0x80000000);
+		lbs[i] = (int) ((uint32) cd_key_read_be(key + p, 4) ^ (uint32) 0x80000000);
 		/* the upper bound must fit an int (ArrayCheckBounds) */
 		if ((int64) lbs[i] + dims[i] - 1 > PG_INT32_MAX)
 			return false;

@@ -100,7 +100,7 @@ cd_runs_next(CDRunsReader *r, uint64 *first, uint64 *last)
 	{
 		if (r->len - r->pos < (Size) width)
 			cd_invalid(r->what, "The keys run past the end of the value.");
-		start = cd_block_read_key((const uint8 *) r->data + r->pos, width);
+		start = cd_key_read_be((const uint8 *) r->data + r->pos, width);
 		r->pos += width;
 	}
 	else
