@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Fuzzing of state decoding and merging, and the size limits of states: builds test/fuzz/fuzz_state (libFuzzer
 # + AddressSanitizer + UBSan, src/serialize.c, set.c, sort.c, key.c outside
-# the server, see test/fuzz/; states of fixed-width keys and of bytea, byte
-# keys), replays the committed seed corpus, then fuzzes for CD_FUZZ_SECONDS
+# the server, see test/fuzz/; states of fixed-width keys, of bytea, byte
+# keys, and of int4[] and float8[], array keys), replays the committed seed corpus, then fuzzes for CD_FUZZ_SECONDS
 # (default 60; CD_LONG=1: 1800).  Then the same harness built with small
 # thresholds (-DCD_PACKED_MIN_BYTES=256 -DCD_FRONT_MIN_BYTES=256
 # -DCD_FRONT_ALWAYS=1), so that inputs of a few kB take the paths of large
@@ -87,6 +87,7 @@ stats=$(echo "$out" | grep '^stats: ' | tail -1)
 echo "($stats)"
 echo "$stats" | grep -qE ' [1-9][0-9]* packed,' || fail "no seed input decodes into a packed set with small thresholds"
 echo "$stats" | grep -qE ' [1-9][0-9]* front-coded,' || fail "no seed input decodes into a front-coded set with small thresholds"
+echo "$stats" | grep -qE 'arrays: [1-9][0-9]* accepted' || fail "no seed input is a state of array keys"
 replay_and_fuzz fuzz_state_small corpus "state (small thresholds)"
 
 # 5-6. the stored-set format: its seed corpus, then fuzzing

@@ -7,7 +7,8 @@
  * Most inputs must be refused with an ERROR (caught here; everything that
  * was allocated is freed, like a memory context reset).  An input that is
  * accepted must be a valid set.  The stub catalog (pgstub.c) has the
- * fixed-width key types and bytea (byte keys, CD_KEY_BYTES).
+ * fixed-width key types, bytea (byte keys, CD_KEY_BYTES), int4[] and
+ * float8[] (array keys).
  *
  * Fixed-width keys (fuzz_fixed):
  *   - its keys, decoded again by a slow reference decoder of keypack.h's
@@ -46,6 +47,16 @@
  *   - the union survives serialize -> deserialize -> serialize unchanged;
  *   - once everything is pfree'd, no chunk is left behind, in the query
  *     context nor in the aggregate context (where front-coded sets live).
+ * Array keys (fuzz_array; key_record.c), states of int4[] and float8[]
+ * (stub_enable_arrays):
+ *   - every key is one a reference parser of the array key form accepts
+ *     (elements, NULLs, dimensions, lower bounds; the elements' keys as
+ *     encoding writes them: one zero, one NaN), and the codec decodes it
+ *     into exactly that array, which it encodes back into the same bytes;
+ *   - the keys are strictly increasing, and in array_cmp's order (a
+ *     reference of it) on consecutive and on random pairs;
+ *   - serialize() gives the input back, byte for byte;
+ *   - a refused state of arrays is one the reference finds invalid too.
  * Any ERROR after a successful decode aborts (a bug).
  *
  * Built with small thresholds (build.sh: CD_FUZZ_CFLAGS, e.g.
@@ -63,12 +74,16 @@
  */
 #include "postgres.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 
 #include "catalog/pg_type.h"
 #include "fmgr.h"
+#include "utils/array.h"
+#include "utils/float.h"
+#include "utils/lsyscache.h"
 #include "utils/memutils.h"
 
 #include "blockcodec.h"
@@ -163,6 +178,8 @@ static struct
 	long		bytes_b_front;	/* ... whose B became front-coded */
 	long		bytes_union_front;	/* ... whose union came back front-coded */
 	long		bytes_refused;	/* refused, with a byte-key header */
+	long		arrays;			/* accepted states of int4[] or float8[] */
+	long		arrays_refused; /* refused, with such a header */
 }			stats;
 
 static void
@@ -171,11 +188,11 @@ print_stats(void)
 	printf("stats: %ld refused; fixed-width: %ld accepted, %ld packed, "
 		   "%ld with B packed; bytes: %ld accepted, %ld front-coded, "
 		   "%ld with B front-coded, %ld with the union front-coded once "
-		   "deserialized, %ld refused\n",
+		   "deserialized, %ld refused; arrays: %ld accepted, %ld refused\n",
 		   stats.refused, stats.fixed, stats.fixed_packed,
 		   stats.fixed_b_packed, stats.bytes, stats.bytes_front,
 		   stats.bytes_b_front, stats.bytes_union_front,
-		   stats.bytes_refused);
+		   stats.bytes_refused, stats.arrays, stats.arrays_refused);
 }
 
 /* an accepted state's set serializes back to its bytes, byte for byte */
@@ -1192,6 +1209,420 @@ fuzz_bytes(CDSet *a, const uint8_t *data, size_t size, size_t hdr, size_t n)
 	keys_free(&bkeys);
 }
 
+
+static void write_state(const char *dir, const char *name, CDSet *s);
+
+/*
+ * Array keys (key_record.c) of int4[] and float8[], the stub's arrays:
+ * a reference parser of the documented form (each element 0x01 and its
+ * fixed-width key, big-endian, or 0x02 for NULL; 0x00; the number of
+ * dimensions; the dimensions but for one dimension; the lower bounds,
+ * sign bit flipped), independent of key_record.c but for the element's
+ * own key (cd_key_encode / cd_key_decode).
+ */
+#define REF_MAXDIM 6
+
+typedef struct RefArray
+{
+	int			n;
+	bool	   *nulls;			/* malloc'd, n */
+	Datum	   *values;			/* malloc'd, n: the element values */
+	int			ndims;
+	int			dims[REF_MAXDIM];
+	int			lbs[REF_MAXDIM];
+} RefArray;
+
+static void
+ref_array_free(RefArray *r)
+{
+	free(r->nulls);
+	free(r->values);
+}
+
+/* parse key into r (to free); false if it is not a valid array key */
+static bool
+ref_array_parse(const CDKeyType *ekt, const uint8_t *k, size_t len, RefArray *r)
+{
+	size_t		pos = 0;
+	int			width = ekt->width;
+	int64		nitems = 1;
+
+	memset(r, 0, sizeof(*r));
+	r->nulls = malloc(len + 1);
+	r->values = malloc((len + 1) * sizeof(Datum));
+	for (;;)
+	{
+		if (pos >= len)
+			return false;
+		if (k[pos] == 0)
+			break;
+		if (k[pos] == 2)
+		{
+			r->nulls[r->n] = true;
+			r->values[r->n++] = (Datum) 0;
+			pos++;
+			continue;
+		}
+		if (k[pos] != 1 || len - pos - 1 < (size_t) width)
+			return false;
+		{
+			uint64		raw = 0;
+
+			for (int i = 0; i < width; i++)
+				raw = (raw << 8) | k[pos + 1 + i];
+			/* only keys that encoding gives (float8: one zero, one NaN) */
+			r->values[r->n] = cd_key_decode(ekt, raw);
+			if (cd_key_encode(ekt, r->values[r->n]) != raw)
+				return false;
+		}
+		r->nulls[r->n++] = false;
+		pos += 1 + width;
+	}
+	pos++;
+	if (pos >= len)
+		return false;
+	r->ndims = k[pos++];
+	if (r->ndims > REF_MAXDIM || (r->ndims == 0) != (r->n == 0))
+		return false;
+	if (r->ndims == 1)
+		r->dims[0] = r->n;
+	else if (r->ndims > 1)
+	{
+		for (int d = 0; d < r->ndims; d++, pos += 4)
+		{
+			if (len - pos < 4)
+				return false;
+			r->dims[d] = (int) get_u32(k + pos);
+			if (r->dims[d] <= 0)
+				return false;
+			nitems *= r->dims[d];
+			if (nitems > r->n)
+				return false;
+		}
+		if (nitems != r->n)
+			return false;
+	}
+	for (int d = 0; d < r->ndims; d++, pos += 4)
+	{
+		if (len - pos < 4)
+			return false;
+		r->lbs[d] = (int) (get_u32(k + pos) ^ 0x80000000);
+		if ((int64) r->lbs[d] + r->dims[d] - 1 > PG_INT32_MAX)
+			return false;
+	}
+	return pos == len;
+}
+
+/* btree order of two non-NULL elements (float8: NaN after all, equal) */
+static int
+ref_elem_cmp(Oid elemtype, Datum a, Datum b)
+{
+	if (elemtype == INT4OID)
+	{
+		int32		x = DatumGetInt32(a);
+		int32		y = DatumGetInt32(b);
+
+		return x < y ? -1 : x > y;
+	}
+	else
+	{
+		float8		x = DatumGetFloat8(a);
+		float8		y = DatumGetFloat8(b);
+
+		if (isnan(x))
+			return isnan(y) ? 0 : 1;
+		if (isnan(y))
+			return -1;
+		return x < y ? -1 : x > y;
+	}
+}
+
+/*
+ * array_cmp (arrayfuncs.c): the elements in storage order (a NULL after
+ * every value, two NULLs equal), then the number of elements, the number
+ * of dimensions, the dimensions and the lower bounds
+ */
+static int
+ref_array_cmp(Oid elemtype, const RefArray *a, const RefArray *b)
+{
+	int			n = Min(a->n, b->n);
+
+	for (int i = 0; i < n; i++)
+	{
+		int			c;
+
+		if (a->nulls[i] || b->nulls[i])
+		{
+			if (a->nulls[i] && b->nulls[i])
+				continue;
+			return a->nulls[i] ? 1 : -1;
+		}
+		c = ref_elem_cmp(elemtype, a->values[i], b->values[i]);
+		if (c != 0)
+			return c;
+	}
+	if (a->n != b->n)
+		return a->n < b->n ? -1 : 1;
+	if (a->ndims != b->ndims)
+		return a->ndims < b->ndims ? -1 : 1;
+	for (int d = 0; d < a->ndims; d++)
+		if (a->dims[d] != b->dims[d])
+			return a->dims[d] < b->dims[d] ? -1 : 1;
+	for (int d = 0; d < a->ndims; d++)
+		if (a->lbs[d] != b->lbs[d])
+			return a->lbs[d] < b->lbs[d] ? -1 : 1;
+	return 0;
+}
+
+/* the decoded ArrayType holds exactly the reference's array */
+static void
+check_array_value(ArrayType *arr, Oid elemtype, const RefArray *r)
+{
+	int16		elmlen;
+	bool		elmbyval;
+	char		elmalign;
+	Datum	   *values;
+	bool	   *nulls;
+	int			n;
+
+	CHECK(ARR_ELEMTYPE(arr) == elemtype, "the decoded array's element type");
+	CHECK(ARR_NDIM(arr) == r->ndims, "the decoded array's dimensions");
+	for (int d = 0; d < r->ndims; d++)
+		CHECK(ARR_DIMS(arr)[d] == r->dims[d] && ARR_LBOUND(arr)[d] == r->lbs[d],
+			  "the decoded array's dimensions and lower bounds");
+	get_typlenbyvalalign(elemtype, &elmlen, &elmbyval, &elmalign);
+	deconstruct_array(arr, elemtype, elmlen, elmbyval, elmalign, &values, &nulls, &n);
+	CHECK(n == r->n, "the decoded array's number of elements");
+	for (int i = 0; i < n; i++)
+	{
+		CHECK(nulls[i] == r->nulls[i], "the decoded array's NULL elements");
+		/* bit for bit: decoding gives the canonical value */
+		CHECK(nulls[i] || memcmp(&values[i], &r->values[i], sizeof(Datum)) == 0,
+			  "the decoded array's elements");
+	}
+	pfree(values);
+	pfree(nulls);
+}
+
+static const uint8_t array_headers[2][10] = {
+	/* version 2, byte keys, width 0, no text encoding; the type; no collation */
+	{2, CD_KEY_BYTES, 0, 0, 1, 0, 0, INT4ARRAYOID >> 8, INT4ARRAYOID & 0xFF, 0},
+	{2, CD_KEY_BYTES, 0, 0, 1, 0, 0, FLOAT8ARRAYOID >> 8, FLOAT8ARRAYOID & 0xFF, 0},
+};
+
+/* the element type of a state with an array header, else InvalidOid */
+static Oid
+array_state_elemtype(const uint8_t *data, size_t size)
+{
+	if (size < sizeof(array_headers[0]) + 4)
+		return InvalidOid;
+	if (memcmp(data, array_headers[0], sizeof(array_headers[0])) == 0)
+		return INT4OID;
+	if (memcmp(data, array_headers[1], sizeof(array_headers[1])) == 0)
+		return FLOAT8OID;
+	return InvalidOid;
+}
+
+/*
+ * Are the keys (front-coded, keypack.h) n valid array keys, strictly
+ * increasing?  (The reference's verdict on a whole state of arrays.)
+ */
+static bool
+ref_array_state_valid(const CDKeyType *ekt, const uint8_t *p, size_t len, size_t n)
+{
+	KeyList		keys;
+	bool		ok;
+
+	keys_init(&keys);
+	ok = ref_unpack_bytes(p, len, n, &keys);
+	for (size_t i = 0; ok && i < keys.n; i++)
+	{
+		BKey		k = keys_get(&keys, i);
+		RefArray	r;
+
+		ok = ref_array_parse(ekt, (const uint8_t *) k.p, k.len, &r);
+		ref_array_free(&r);
+		if (ok && i > 0)
+		{
+			BKey		prev = keys_get(&keys, i - 1);
+
+			ok = cmp_bkey(&prev, &k) < 0;
+		}
+	}
+	keys_free(&keys);
+	return ok;
+}
+
+/*
+ * A refused input with the header of a state of int4[] or float8[]: the
+ * reference must refuse it too (unless the refusal was for memory).
+ */
+static void
+check_refused_arrays(const uint8_t *data, size_t size)
+{
+	Oid			elemtype = array_state_elemtype(data, size);
+	size_t		hdr = sizeof(array_headers[0]) + 4;
+	CDKeyType	ekt;
+
+	if (!OidIsValid(elemtype) || stub_last_sqlstate == ERRCODE_OUT_OF_MEMORY)
+		return;
+	stats.arrays_refused++;
+	cd_keytype_init(&ekt, elemtype, InvalidOid, stub_cxt_query);
+	CHECK(!ref_array_state_valid(&ekt, data + hdr, size - hdr,
+								 get_u32(data + sizeof(array_headers[0]))),
+		  "refused a valid state of array keys");
+}
+
+/*
+ * The checks of an accepted state of array keys: every key is one the
+ * reference parser reads, and the codec decodes it into that array
+ * (decode), which encodes back into the same bytes (encode(decode(k)) =
+ * k); the keys are strictly increasing in byte order and in array_cmp's
+ * order (consecutive and random pairs); the set serializes back to the
+ * input.
+ */
+static void
+fuzz_array(CDSet *a, const uint8_t *data, size_t size, size_t hdr, size_t n)
+{
+	const CDKeyType *kt = a->kt;
+	Oid			elemtype = array_state_elemtype(data, size);
+	CDKeyType	ekt;
+	KeyList		keys;
+	RefArray   *refs;
+	uint64		seed = input_seed(data, size);
+
+	stats.arrays++;
+	CHECK(OidIsValid(elemtype) && hdr == sizeof(array_headers[0]) + 4,
+		  "an accepted state of byte keys has the header of int4[] or float8[]");
+	CHECK(kt->encoding == CD_KEY_BYTES && kt->codec != NULL &&
+		  kt->codec->typid == ANYARRAYOID, "arrays of int4 and float8 take array keys");
+	cd_keytype_init(&ekt, elemtype, InvalidOid, stub_cxt_query);
+
+	keys_init(&keys);
+	CHECK(ref_unpack_bytes(data + hdr, size - hdr, n, &keys) && keys.n == n,
+		  "accepted keys the reference front decoder refuses");
+	refs = calloc(Max(n, 1), sizeof(RefArray));
+	for (size_t i = 0; i < n; i++)
+	{
+		BKey		k = keys_get(&keys, i);
+		Datum		v;
+		Size		len;
+		char	   *again;
+
+		CHECK(ref_array_parse(&ekt, (const uint8_t *) k.p, k.len, &refs[i]),
+			  "accepted an array key the reference parser refuses");
+		CHECK(kt->codec->decode(kt, k.p, k.len, &v), "an accepted key does not decode");
+		check_array_value((ArrayType *) DatumGetPointer(v), elemtype, &refs[i]);
+		len = kt->codec->size(kt, v);
+		again = palloc(Max(len, 1));
+		kt->codec->write(kt, v, again);
+		CHECK(len == k.len && memcmp(again, k.p, len) == 0,
+			  "encode(decode(key)) is not the key");
+		pfree(again);
+		pfree(DatumGetPointer(v));
+		if (i > 0)
+		{
+			BKey		prev = keys_get(&keys, i - 1);
+
+			CHECK(cmp_bkey(&prev, &k) < 0, "accepted keys that are not strictly increasing");
+			CHECK(ref_array_cmp(elemtype, &refs[i - 1], &refs[i]) < 0,
+				  "key order is not array_cmp's order");
+		}
+	}
+	/* random pairs: byte order of the keys is array_cmp's order */
+	for (size_t t = 0; n > 1 && t < 64; t++)
+	{
+		size_t		i = xorshift(&seed) % n;
+		size_t		j = xorshift(&seed) % n;
+		BKey		ki = keys_get(&keys, i);
+		BKey		kj = keys_get(&keys, j);
+		int			c = cmp_bkey(&ki, &kj);
+		int			rc = ref_array_cmp(elemtype, &refs[i], &refs[j]);
+
+		CHECK((c > 0) == (rc > 0) && (c < 0) == (rc < 0),
+			  "key order is not array_cmp's order (random pair)");
+	}
+	check_round_trip(a, data, size);
+
+	for (size_t i = 0; i < n; i++)
+		ref_array_free(&refs[i]);
+	free(refs);
+	keys_free(&keys);
+	bytes_free_set(a);
+	stub_reset(stub_cxt_query);
+	stub_reset(stub_cxt_fn);
+}
+
+/*
+ * Seeds of int4[] and float8[] states, built through the per-row path:
+ * arrays of 0-3 dimensions, lower bounds other than 1, NULL elements,
+ * -0.0, NaN and infinities.
+ */
+static int
+write_array_corpus(const char *dir)
+{
+	static const Oid arraytypes[] = {INT4ARRAYOID, FLOAT8ARRAYOID};
+	static const float8 specials[] = {0.0, -0.0, 1.5, -2.0};
+	static const size_t sizes[] = {0, 1, 5, 60};
+	uint64		seed = 77;
+	int			nfiles = 0;
+
+	for (size_t ti = 0; ti < lengthof(arraytypes); ti++)
+	{
+		for (size_t si = 0; si < lengthof(sizes); si++)
+		{
+			Oid			elemtype = arraytypes[ti] == INT4ARRAYOID ? INT4OID : FLOAT8OID;
+			const CDKeyType *kt = cd_registry_keytype(stub_agg_fcinfo(), arraytypes[ti], InvalidOid);
+			CDAlloc    *alloc = harness_alloc(si % 2);
+			CDSet	   *s = cd_set_create(kt, alloc);
+			char		name[64];
+
+			for (size_t i = 0; i < sizes[si]; i++)
+			{
+				uint64		x = xorshift(&seed);
+				int			ndims = (int) (x % 4);
+				int			dims[3] = {1, 1, 1};
+				int			lbs[3] = {1, 1, 1};
+				int			nitems = 1;
+				Datum		values[8];
+				bool		nulls[8];
+				ArrayType  *arr;
+
+				for (int d = 0; d < ndims; d++)
+				{
+					dims[d] = 1 + (int) ((x >> (4 + 2 * d)) % 2);
+					lbs[d] = (x >> (12 + d)) & 1 ? 1 : (int) ((x >> 20) % 5) - 2;
+					nitems *= dims[d];
+				}
+				for (int e = 0; e < nitems; e++)
+				{
+					uint64		y = xorshift(&seed);
+
+					nulls[e] = y % 7 == 0;
+					if (elemtype == INT4OID)
+						values[e] = Int32GetDatum((int32) (y >> 8) % 5 - 2);
+					else if (y % 5 == 0)
+						values[e] = Float8GetDatum((y >> 8) % 2 ? get_float8_nan() : get_float8_infinity());
+					else
+						values[e] = Float8GetDatum(specials[(y >> 8) % lengthof(specials)]);
+				}
+				arr = ndims == 0 ? construct_empty_array(elemtype) :
+					construct_md_array(values, nulls, ndims, dims, lbs, elemtype,
+									   elemtype == INT4OID ? 4 : 8, true,
+									   elemtype == INT4OID ? 'i' : 'd');
+				s = cd_set_add_value(s, PointerGetDatum(arr), alloc);
+			}
+			(void) cd_set_count(s);
+			snprintf(name, sizeof(name), "state-array-%u-%zu", arraytypes[ti], sizes[si]);
+			write_state(dir, name, s);
+			nfiles++;
+			stub_reset(stub_cxt_query);
+			stub_reset(stub_cxt_fn);
+		}
+	}
+	return nfiles;
+}
+
 int			LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int			LLVMFuzzerInitialize(int *argc, char ***argv);
 
@@ -1220,6 +1651,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			  stub_last_sqlstate == ERRCODE_OUT_OF_MEMORY,
 			  "refused with an unexpected SQLSTATE");
 		check_refused_bytes(data, size);
+		check_refused_arrays(data, size);
 		stub_reset(stub_cxt_query);
 		stub_reset(stub_cxt_fn);
 		return 0;
@@ -1232,6 +1664,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	CHECK(hdr > 0, "accepted a state shorter than its header");
 	if (a->kt->width > 0)
 		fuzz_fixed(a, data, size, hdr, get_u32(data + hdr - 4));
+	else if (a->kt->typid != BYTEAOID)
+		fuzz_array(a, data, size, hdr, get_u32(data + hdr - 4));
 	else
 	{
 		CHECK(a->kt->encoding == CD_KEY_BYTES, "the stub types have fixed-width or byte keys");
@@ -1420,6 +1854,7 @@ write_corpus(const char *dir)
 		stub_reset(stub_cxt_fn);
 	}
 	nfiles += write_bytes_corpus(dir);
+	nfiles += write_array_corpus(dir);
 	printf("wrote %d states to %s\n", nfiles, dir);
 }
 
@@ -1501,6 +1936,7 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 
 	stub_init();
 	stub_enable_bytea();
+	stub_enable_arrays();
 	if (limits != NULL && *limits != '\0')
 	{
 		check_limits();

@@ -35,6 +35,7 @@
 #include "nodes/execnodes.h"
 #include "nodes/memnodes.h"
 #include "utils/builtins.h"
+#include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/syscache.h"
@@ -586,6 +587,25 @@ stub_enable_bytea(void)
 	stub_bytea_enabled = true;
 }
 
+/*
+ * int4[] and float8[], arrays ordered by array_cmp whose elements have
+ * fixed-width keys (key_record.c: array keys), for the state harness
+ * (fuzz_state.c); only after stub_enable_arrays(), which also gives the
+ * element types their btree operators (key_record.c asks for them).
+ */
+static const StubType stub_arrays[] = {
+	{INT4ARRAYOID, InvalidOid, -1, false, 'i', "pg_catalog", "_int4"},
+	{FLOAT8ARRAYOID, InvalidOid, -1, false, 'd', "pg_catalog", "_float8"},
+	{0}
+};
+static bool stub_arrays_enabled = false;
+
+void
+stub_enable_arrays(void)
+{
+	stub_arrays_enabled = true;
+}
+
 const StubType *
 stub_type(Oid typid)
 {
@@ -594,6 +614,9 @@ stub_type(Oid typid)
 			return t;
 	if (stub_bytea_enabled && typid == BYTEAOID)
 		return &stub_bytea;
+	for (const StubType *t = stub_arrays; stub_arrays_enabled && t->typid != InvalidOid; t++)
+		if (t->typid == typid)
+			return t;
 	return NULL;
 }
 
@@ -628,6 +651,26 @@ lookup_type_cache(Oid type_id, int flags)
 	{
 		tce.eq_opr = ByteaEqualOperator;
 		tce.lt_opr = ByteaLessOperator;
+	}
+	if (stub_arrays_enabled)
+	{
+		switch (type_id)
+		{
+			case INT4ARRAYOID:
+			case FLOAT8ARRAYOID:
+				tce.eq_opr = ARRAY_EQ_OP;
+				tce.lt_opr = ARRAY_LT_OP;
+				tce.cmp_proc = F_BTARRAYCMP;
+				break;
+			case INT4OID:
+				tce.eq_opr = Int4EqualOperator;
+				tce.lt_opr = Int4LessOperator;
+				break;
+			case FLOAT8OID:
+				tce.eq_opr = 670;	/* float8 = float8 */
+				tce.lt_opr = Float8LessOperator;
+				break;
+		}
 	}
 	return &tce;
 }
@@ -1076,16 +1119,48 @@ void DecrTupleDescRefCount(TupleDesc tupdesc) { STUB_UNREACHABLE("DecrTupleDescR
 unsigned char *pg_do_encoding_conversion(unsigned char *src, int len, int src_encoding, int dest_encoding) { STUB_UNREACHABLE("pg_do_encoding_conversion"); }
 void TupleDescInitEntry(TupleDesc desc, AttrNumber attributeNumber, const char *attributeName, Oid oidtypeid, int32 typmod, int attdim) { STUB_UNREACHABLE("TupleDescInitEntry"); }
 void TupleDescInitEntryCollation(TupleDesc desc, AttrNumber attributeNumber, Oid collationid) { STUB_UNREACHABLE("TupleDescInitEntryCollation"); }
-ArrayType *construct_empty_array(Oid elmtype) { STUB_UNREACHABLE("construct_empty_array"); }
 void domain_check(Datum value, bool isnull, Oid domainType, void **extra, MemoryContext mcxt) { STUB_UNREACHABLE("domain_check"); }
 Oid getBaseTypeAndTypmod(Oid typid, int32 *typmod) { STUB_UNREACHABLE("getBaseTypeAndTypmod"); }
-/* no type of the stub catalog is an array (key_record.c asks) */
+/* the arrays of the stub catalog (stub_enable_arrays; key_record.c asks) */
 Oid
 get_element_type(Oid typid)
 {
 	if (stub_type(typid) == NULL)
 		STUB_UNREACHABLE("get_element_type (of a type not in the stub catalog)");
+	if (stub_arrays_enabled && typid == INT4ARRAYOID)
+		return INT4OID;
+	if (stub_arrays_enabled && typid == FLOAT8ARRAYOID)
+		return FLOAT8OID;
 	return InvalidOid;
+}
+
+Oid
+get_array_type(Oid typid)
+{
+	if (stub_arrays_enabled && typid == INT4OID)
+		return INT4ARRAYOID;
+	if (stub_arrays_enabled && typid == FLOAT8OID)
+		return FLOAT8ARRAYOID;
+	return InvalidOid;
+}
+
+/* arrays built here are never toasted nor expanded */
+AnyArrayType *
+DatumGetAnyArrayP(Datum d)
+{
+	return (AnyArrayType *) pg_detoast_datum((struct varlena *) DatumGetPointer(d));
+}
+
+ArrayType *
+construct_empty_array(Oid elmtype)
+{
+	int16		elmlen;
+	bool		elmbyval;
+	char		elmalign;
+
+	get_typlenbyvalalign(elmtype, &elmlen, &elmbyval, &elmalign);
+	return construct_md_array(NULL, NULL, 0, NULL, NULL, elmtype, elmlen,
+							  elmbyval, elmalign);
 }
 
 int16
@@ -1109,10 +1184,8 @@ void heap_deform_tuple(HeapTuple tuple, TupleDesc tupleDesc, Datum *values, bool
 HeapTuple heap_form_tuple(TupleDesc tupleDescriptor, Datum *values, bool *isnull) { STUB_UNREACHABLE("heap_form_tuple"); }
 void heap_freetuple(HeapTuple htup) { STUB_UNREACHABLE("heap_freetuple"); }
 TupleDesc lookup_rowtype_tupdesc(Oid type_id, int32 typmod) { STUB_UNREACHABLE("lookup_rowtype_tupdesc"); }
-/* key_record.c's records and arrays: never reached (no such stub types) */
+/* key_record.c's records: never reached (no such stub types) */
 void FreeTupleDesc(TupleDesc tupdesc) { STUB_UNREACHABLE("FreeTupleDesc"); }
-AnyArrayType *DatumGetAnyArrayP(Datum d) { STUB_UNREACHABLE("DatumGetAnyArrayP"); }
-Oid get_array_type(Oid typid) { STUB_UNREACHABLE("get_array_type"); }
 /* a function in some server headers, a macro in others (and inline in 18) */
 #if PG_VERSION_NUM < 180000 && !defined(DatumGetHeapTupleHeader)
 struct HeapTupleHeaderData *DatumGetHeapTupleHeader(Datum d) { STUB_UNREACHABLE("DatumGetHeapTupleHeader"); }

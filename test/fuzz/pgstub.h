@@ -60,5 +60,6 @@ extern const StubType *stub_type_list(void);
  * tests and the state harness; not in stub_type_list().
  */
 extern void stub_enable_bytea(void);
+extern void stub_enable_arrays(void);
 
 #endif
