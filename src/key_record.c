@@ -54,6 +54,18 @@ typedef struct RecordField
 	RecordFieldKind kind;
 	Size		rawlen;			/* RF_RAW */
 	CDKeyType	kt;				/* RF_NESTED: a record or array key type */
+
+	/*
+	 * A numeric or bpchar field with a type modifier (numeric(12,3),
+	 * char(5)): its key drops what the modifier fixes (the display scale,
+	 * trailing blanks), so decoding applies the modifier again (pad_typmod;
+	 * else -1) wherever that only pads: a value that fits the modifier
+	 * (below pad_bound, numeric's 10^(precision - scale)) comes out as the
+	 * column would hold it, one that does not (never stored through the
+	 * column) as decoded.  Padding keeps the key, so the value stays "=".
+	 */
+	int32		pad_typmod;
+	Datum		pad_bound;
 } RecordField;
 
 typedef struct CDRecordLayout
@@ -148,10 +160,14 @@ field_keyable(Oid typid, Oid collation)
  * set if the field's key order is not its btree order.
  */
 static bool
-field_init(RecordField *f, Oid typid, Oid collation, MemoryContext mcxt,
-		   bool *sort_on_output)
+field_init(RecordField *f, Oid typid, int32 typmod, Oid collation,
+		   MemoryContext mcxt, bool *sort_on_output)
 {
 	Oid			basetypid = getBaseType(typid);
+
+	f->pad_typmod = -1;
+	if (typmod < 0 && basetypid != typid)
+		(void) getBaseTypeAndTypmod(typid, &typmod);
 
 	if (basetypid != RECORDOID &&
 		(get_typtype(basetypid) == TYPTYPE_COMPOSITE ||
@@ -189,7 +205,67 @@ field_init(RecordField *f, Oid typid, Oid collation, MemoryContext mcxt,
 			return false;
 	}
 	*sort_on_output |= f->kt.sort_on_output;
+	if (typmod >= 0 && basetypid == BPCHAROID)
+		f->pad_typmod = typmod;
+	else if (typmod >= (int32) VARHDRSZ && basetypid == NUMERICOID)
+	{
+		int32		precision = ((typmod - VARHDRSZ) >> 16) & 0xffff;
+		int32		scale = (int32) (int16) ((typmod - VARHDRSZ) & 0xffff);
+		MemoryContext old;
+
+		/* scales outside 0 .. precision (PostgreSQL 15+): left as decoded */
+		if (scale >= 0 && scale <= precision)
+		{
+			char		bound[16];
+
+			snprintf(bound, sizeof(bound), "1e%d", precision - scale);
+			old = MemoryContextSwitchTo(mcxt);
+			f->pad_bound = DirectFunctionCall3(numeric_in,
+											   CStringGetDatum(bound),
+											   ObjectIdGetDatum(InvalidOid),
+											   Int32GetDatum(-1));
+			MemoryContextSwitchTo(old);
+			f->pad_typmod = typmod;
+		}
+	}
 	return true;
+}
+
+/*
+ * Apply f's type modifier to v, a value decoded from f's key, where that
+ * only pads (see RecordField); the result, or v.
+ */
+static Datum
+field_pad(const RecordField *f, Datum v)
+{
+	Datum		padded;
+
+	if (f->kt.basetypid == BPCHAROID)
+	{
+		/* bpcharlen counts characters without the trailing blanks */
+		if (DatumGetInt32(DirectFunctionCall1(bpcharlen, v)) >
+			f->pad_typmod - (int32) VARHDRSZ)
+			return v;
+		padded = DirectFunctionCall3(bpchar, v, Int32GetDatum(f->pad_typmod),
+									 BoolGetDatum(true));
+	}
+	else
+	{
+		int32		scale = (int32) (int16) ((f->pad_typmod - VARHDRSZ) & 0xffff);
+		Datum		abs = DirectFunctionCall1(numeric_abs, v);
+		bool		fits;
+
+		/* NaN and infinities are not below the bound */
+		fits = DatumGetBool(DirectFunctionCall2(numeric_lt, abs, f->pad_bound));
+		pfree(DatumGetPointer(abs));
+		if (!fits ||
+			DatumGetInt32(DirectFunctionCall1(numeric_scale, v)) > scale)
+			return v;
+		padded = DirectFunctionCall2(numeric, v, Int32GetDatum(f->pad_typmod));
+	}
+	if (padded != v)
+		pfree(DatumGetPointer(v));
+	return padded;
 }
 
 /*
@@ -221,8 +297,8 @@ init_layout(CDRecordLayout *l, TupleDesc tupdesc, MemoryContext mcxt)
 		if (att->attisdropped)
 			continue;
 		f->attno = i;
-		if (!field_init(f, att->atttypid, att->attcollation, mcxt,
-						&l->sort_on_output))
+		if (!field_init(f, att->atttypid, att->atttypmod, att->attcollation,
+						mcxt, &l->sort_on_output))
 			return false;
 		l->nfields++;
 	}
@@ -547,6 +623,8 @@ field_decode(const RecordField *f, const uint8 *key, Size len, Size *pos,
 				return false;
 			break;
 	}
+	if (f->pad_typmod >= 0)
+		*v = field_pad(f, *v);
 	*pos = p;
 	return true;
 }
@@ -768,7 +846,7 @@ init_array_keytype(CDKeyType *kt, Oid typid, Oid basetypid, Oid collation,
 		initStringInfo(&l->tmp);
 		MemoryContextSwitchTo(old);
 	}
-	if (!field_init(&l->fields[0], elemtype,
+	if (!field_init(&l->fields[0], elemtype, -1,
 					type_is_collatable(elemtype) ? collation : InvalidOid,
 					mcxt, &l->sort_on_output))
 		return false;

@@ -184,3 +184,29 @@ SELECT count_distinct(v) = count(DISTINCT v) AS int2vector,
        count_distinct((v, v)) = count(DISTINCT (v, v)) AS int2vector_records
 FROM (VALUES (''::int2vector), ('1'), ('1 -2'), ('1'), ('')) s(v);
 DROP TYPE rk_el;
+-- fields with a type modifier (numeric(p,s), char(n), a domain over
+-- numeric(p,s)) come out as the column holds them: the same text as native
+CREATE DOMAIN rk_d62 AS numeric(6,2);
+CREATE TYPE rk_tm AS (n numeric(12,3), c char(5), d rk_d62, v varchar(4));
+CREATE TEMP TABLE tm AS
+SELECT ROW(n, c, d, v)::rk_tm AS x
+FROM (VALUES (1.5, 'ab', 2, 'x'), (1.500, 'ab  ', 2.0, 'x'), (NULL, 'abcde', 'NaN', 'y'),
+             (-0.25, '', 1234.5, NULL), (123456789.123, 'é', 0, 'z'), (0, NULL, -0.1, '')) v(n, c, d, v);
+SELECT array_agg_distinct(x)::text = array_agg(DISTINCT x ORDER BY x)::text AS typmod_fields,
+       array_agg_distinct(ARRAY[x, x])::text = array_agg(DISTINCT ARRAY[x, x] ORDER BY ARRAY[x, x])::text AS typmod_arrays,
+       array_agg_distinct(ROW(x))::text = array_agg(DISTINCT ROW(x) ORDER BY ROW(x))::text AS typmod_nested
+FROM tm;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+ALTER TABLE tm SET (parallel_workers = 2);
+SELECT array_agg_distinct(x)::text = array_agg(DISTINCT x ORDER BY x)::text AS typmod_parallel
+FROM tm;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+RESET max_parallel_workers_per_gather;
+DROP TABLE tm;
+DROP TYPE rk_tm;
+DROP DOMAIN rk_d62;
