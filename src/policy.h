@@ -197,9 +197,10 @@ cd_front_state_stays(Size front, Size raw)
  * sampled keys spread over the tail (at most CD_PROBE_SAMPLE; absent of
  * them not present) was new.  Dense values, where a good share of each
  * tail is new and the tail has several keys per block, skip it, and the
- * merge sizes its new blocks for ntail * absent / sampled new keys.
+ * merge sizes its new blocks for about ntail * absent / sampled new keys
+ * (rounded up).
  */
-#define CD_PROBE_SAMPLE		8
+#define CD_PROBE_SAMPLE		16
 
 static inline bool
 cd_probe_tail_first(Size ntail, Size nblocks, uint32 absent)
