@@ -78,6 +78,10 @@ def shapes(n):
         rows=n, g="i % 100", u=H("z"), const=False,
         pre=f"floor(exp(random() * ln({n})))::int8",
         desc="100 groups, Zipf(s~1) values over 1..N (log-uniform), random order")
+    s["dense_100g"] = dict(
+        rows=n, g="i % 100", u="z", const=False,
+        pre="(random() * 100000)::int8",
+        desc="100 groups, dense values: (random() * 100000) in random order")
     s["hh50"] = dict(
         rows=n, g="1", u=f"(CASE WHEN {H('i')} % 100 < 50 THEN 0 ELSE {H('i')} END)", const=True,
         desc="1 group, 50% one value, rest distinct")

@@ -21,9 +21,12 @@
  * an old block no new key falls in is copied without decoding when it
  * starts a new block.  Decoding and encoding take two gaps per word when
  * they fit (int4 keys).  After a tail that held many keys already
- * present (CD_SET_TAIL_SEEN), the tail's keys are first looked up through
- * the index (a block is decoded only when a key falls in it, a run block
- * never), and when none is new the blocks are left as they are.
+ * present (CD_SET_TAIL_SEEN), the tail's keys may first be looked up
+ * through the index (a block is decoded only when a key falls in it, a run
+ * block never), so that only new ones are merged and, when none is, the
+ * blocks are left as they are: when the tail has fewer keys than there are
+ * blocks, or a sample of its keys were all present (cd_probe_tail_first);
+ * else the sample's share of new keys sizes the merge's new blocks.
  *
  * Nothing here comes from outside: serialized states are decoded and
  * checked by keypack.c before their keys reach build's writer.
@@ -661,6 +664,64 @@ remove_present(const CDPackedSet *ps, void *keys, uint32 n)
 }
 
 /*
+ * Of CD_PROBE_SAMPLE keys spread evenly over the sorted, distinct run of n
+ * keys (all of them if fewer: *sampled), how many are not in ps's sorted
+ * part?
+ */
+static uint32
+sample_absent(const CDPackedSet *ps, const void *keys, uint32 n,
+			  uint32 *sampled)
+{
+	CDPackedProbe pr;
+	uint32		samples = Min(n, CD_PROBE_SAMPLE);
+	uint32		absent = 0;
+	uint32		i;
+
+	probe_init(&pr, ps);
+	for (i = 0; i < samples; i++)
+	{
+		uint32		at = (uint32) ((uint64) n * i / samples);
+
+		absent += !probe_present(&pr, cd_key_load(keys, ps->extra, at));
+	}
+	*sampled = samples;
+	return absent;
+}
+
+/*
+ * Move ps's data and index into chunks of their size (and the slack an
+ * encoder needs): a merge sized for more new keys than came leaves room
+ * past them, which a shrinking repalloc does not give back on every
+ * server version.  Copies about the blocks' bytes, a fraction of the
+ * merge's work.
+ */
+static void
+trim_blocks(CDPackedSet *ps)
+{
+	uint32		nindex = nblocks_of(ps->nsorted) + 1;
+	Size		cap = ps->data_len + CD_PACKED_SLACK;
+
+	if (ps->index_cap > nindex)
+	{
+		CDPackedIndex *index = alloc_huge(ps->mcxt, (Size) nindex * sizeof(CDPackedIndex));
+
+		memcpy(index, ps->index, (Size) (nindex - 1) * sizeof(CDPackedIndex));
+		pfree(ps->index);
+		ps->index = index;
+		ps->index_cap = nindex;
+	}
+	if (ps->data_cap > cap)
+	{
+		uint8	   *data = alloc_huge(ps->mcxt, cap);
+
+		memcpy(data, ps->data, cap);
+		pfree(ps->data);
+		ps->data = data;
+		ps->data_cap = cap;
+	}
+}
+
+/*
  * Are all of the sorted keys below key?  (True when there are none.)  Only
  * the last block is decoded.
  */
@@ -706,12 +767,12 @@ append_tail(CDPackedSet *ps, uint32 n)
 }
 
 /*
- * Put the first n keys of the tail (sorted, distinct) into the sorted part:
- * appended when they all come after it, else merged.  Returns the keys
- * that were new.
+ * Put the first n keys of the tail (sorted, distinct; about expect of them
+ * new) into the sorted part: appended when they all come after it, else
+ * merged.  Returns the keys that were new.
  */
 static uint32
-add_sorted_tail(CDPackedSet *ps, uint32 n)
+add_sorted_tail(CDPackedSet *ps, uint32 n, uint32 expect)
 {
 	CDKeyReader r;
 
@@ -724,7 +785,7 @@ add_sorted_tail(CDPackedSet *ps, uint32 n)
 		return n;
 	}
 	cd_key_reader_init(&r, ps, n, read_tail, NULL);
-	return merge_blocks(ps, &r, n);
+	return merge_blocks(ps, &r, expect);
 }
 
 /*
@@ -875,12 +936,25 @@ packed_compact(CDSet *set)
 
 	if (ps->nsorted > 0 && (ps->flags & CD_SET_TAIL_SEEN))
 	{
-		/* find the keys already present first: only new ones rebuild */
-		nnew = remove_present(ps, ps->tail, ntail);
-		(void) add_sorted_tail(ps, nnew);
+		uint32		sampled;
+		uint32		absent = sample_absent(ps, ps->tail, ntail, &sampled);
+
+		if (cd_probe_tail_first(ntail, nblocks_of(ps->nsorted), absent))
+		{
+			/* find the keys already present first: only new ones rebuild */
+			nnew = remove_present(ps, ps->tail, ntail);
+			(void) add_sorted_tail(ps, nnew, nnew);
+		}
+		else
+		{
+			/* sized for the sample's share of new keys, and no more kept */
+			nnew = add_sorted_tail(ps, ntail,
+								   (uint32) ((uint64) ntail * (absent + 1) / (sampled + 1)));
+			trim_blocks(ps);
+		}
 	}
 	else
-		nnew = add_sorted_tail(ps, ntail);
+		nnew = add_sorted_tail(ps, ntail, ntail);
 	cd_note_tail(set, CD_SET_TAIL_SEEN, ntail, nnew);
 	cd_note_tail(set, CD_SET_TAIL_DUPS, nappended, nnew);
 	ps->nall = ps->nsorted;

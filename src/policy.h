@@ -185,6 +185,29 @@ cd_front_state_stays(Size front, Size raw)
 	return front <= raw;
 }
 
+/*
+ * Should a packed set look its sorted, distinct tail of ntail keys up in its
+ * nblocks blocks before merging them, after a tail that held keys already
+ * present (CD_SET_TAIL_SEEN)?  A merge decodes and encodes every block as
+ * soon as one key is new (blocks hold a fixed count of keys, so one key
+ * shifts every block after it), while the look-up decodes each block a key
+ * falls in and spares the merge only the keys it finds: it pays when few
+ * keys are new, not when many are.  So: when the tail has fewer keys than
+ * there are blocks (it decodes at most that many), or when none of the
+ * sampled keys spread over the tail (at most CD_PROBE_SAMPLE; absent of
+ * them not present) was new.  Dense values, where a good share of each
+ * tail is new and the tail has several keys per block, skip it, and the
+ * merge sizes its new blocks for about ntail * absent / sampled new keys
+ * (rounded up).
+ */
+#define CD_PROBE_SAMPLE		16
+
+static inline bool
+cd_probe_tail_first(Size ntail, Size nblocks, uint32 absent)
+{
+	return ntail < nblocks || absent == 0;
+}
+
 /* Should merging src (srcsize) into dst (dstsize) append src's keys? */
 static inline bool
 cd_merge_by_append(Size srcsize, Size dstsize)
