@@ -15,6 +15,7 @@
  */
 #include "postgres.h"
 
+#include "access/htup_details.h"
 #include "access/transam.h"
 #include "catalog/pg_type.h"
 #include "libpq/pqformat.h"
@@ -23,6 +24,7 @@
 #include "utils/inval.h"
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
+#include "utils/typcache.h"
 
 #include "dset.h"
 #include "keypack.h"
@@ -32,7 +34,7 @@
 static int
 format_encoding(const CDKeyType *kt)
 {
-	/* byte keys of records and arrays (key_record.h): not stored yet */
+	/* byte keys of records and arrays (key_record.h): not anonymous ones */
 	if (kt->record != NULL)
 		dsk_check_storable(kt);
 	switch (kt->encoding)
@@ -180,6 +182,7 @@ typedef struct DSRef
 	Oid			written;		/* DSET_REF_LOCAL: the OID written */
 	Oid			basetypid;		/* the base type, if known, else InvalidOid */
 	char	   *name;			/* CD_REF_NAME: "schema.name" */
+	bool		altered;		/* DSET_REF_LAYOUT: the type's layout differs */
 	int			end;			/* offset of what follows the reference */
 } DSRef;
 
@@ -247,14 +250,242 @@ local_type(Oid typid)
 	return &local_types[i];
 }
 
+/* ------------------------------------------------------------------------
+ * Layouts: the element type of a set of records or arrays (dset.h,
+ * DSET_REF_LAYOUT), which names the type and every field type, so that a
+ * set is read only under the layout it was written with.
+ * ------------------------------------------------------------------------
+ */
+
+/* the deepest nesting of layouts a reference may hold (untrusted input) */
+#define LAYOUT_MAX_DEPTH	32
+
+/*
+ * Does a field (or an element type) of type typid take a nested record or
+ * array key (key_record.c's field_init: a composite, or a true array)?
+ * *shape: DSET_SHAPE_*.
+ */
+static bool
+layout_shape(Oid typid, int *shape)
+{
+	Oid			base = getBaseType(typid);
+	Oid			elem;
+
+	if (base == RECORDOID)
+		return false;
+	if (get_typtype(base) == TYPTYPE_COMPOSITE)
+	{
+		*shape = DSET_SHAPE_RECORD;
+		return true;
+	}
+	if (get_typlen(base) != -1)
+		return false;
+	elem = get_element_type(base);
+	if (!OidIsValid(elem) || get_array_type(elem) != base)
+		return false;
+	*shape = DSET_SHAPE_ARRAY;
+	return true;
+}
+
+static bool describe_field(StringInfo buf, Oid typid, bool portable,
+						   int depth);
+
+/*
+ * Append the DSET_REF_LAYOUT reference of typid (of shape) to buf: on disk
+ * (portable false) or in the binary form; false if a field's type cannot be
+ * described (not a built-in type, a domain over one, or a layout).
+ */
+static bool
+describe_layout(StringInfo buf, Oid typid, int shape, bool portable,
+				int depth)
+{
+	Oid			base = getBaseType(typid);
+
+	if (depth > LAYOUT_MAX_DEPTH)
+		return false;
+	check_stack_depth();
+	pq_sendint8(buf, DSET_REF_LAYOUT);
+	pq_sendint8(buf, (uint8) shape);
+	if (typid < FirstGenbkiObjectId || portable)
+		cd_send_type_ref(buf, typid);
+	else
+	{
+		pq_sendint8(buf, DSET_REF_TYPE);
+		pq_sendint32(buf, typid);
+	}
+	if (shape == DSET_SHAPE_ARRAY)
+		return describe_field(buf, get_element_type(base), portable, depth + 1);
+	else
+	{
+		TupleDesc	d = lookup_rowtype_tupdesc(base, -1);
+		int			natts = d->natts;
+		Oid		   *types = palloc(sizeof(Oid) * Max(natts, 1));
+		int			n = 0;
+		int			i;
+
+		/* record keys skip dropped columns (key_record.h) */
+		for (i = 0; i < natts; i++)
+		{
+			Form_pg_attribute a = TupleDescAttr(d, i);
+
+			if (!a->attisdropped)
+				types[n++] = a->atttypid;
+		}
+		ReleaseTupleDesc(d);
+		pq_sendint16(buf, (uint16) n);
+		for (i = 0; i < n; i++)
+		{
+			if (!describe_field(buf, types[i], portable, depth + 1))
+				return false;
+		}
+		pfree(types);
+	}
+	return true;
+}
+
+/*
+ * Append the reference of a field type (or element type) typid: a layout,
+ * a built-in type by OID, else (a domain over a built-in type) its OID and
+ * base type's on disk, its name in the binary form.
+ */
+static bool
+describe_field(StringInfo buf, Oid typid, bool portable, int depth)
+{
+	int			shape;
+	Oid			base;
+
+	if (layout_shape(typid, &shape))
+		return describe_layout(buf, typid, shape, portable, depth);
+	if (typid < FirstGenbkiObjectId)
+	{
+		cd_send_type_ref(buf, typid);
+		return true;
+	}
+	base = getBaseType(typid);
+	if (base >= FirstGenbkiObjectId)
+		return false;
+	if (portable)
+		cd_send_type_ref(buf, typid);
+	else
+	{
+		pq_sendint8(buf, DSET_REF_LOCAL);
+		pq_sendint32(buf, typid);
+		pq_sendint32(buf, base);
+	}
+	return true;
+}
+
+/* skip a NUL-terminated string of a reference */
+static void
+skip_cstring(StringInfo buf)
+{
+	const char *s = buf->data + buf->cursor;
+	const char *z = memchr(s, '\0', buf->len - buf->cursor);
+
+	if (z == NULL)
+		dset_invalid("A type reference is malformed.");
+	buf->cursor += (int) (z - s) + 1;
+}
+
+static void
+skip_bytes(StringInfo buf, int n)
+{
+	if (buf->len - buf->cursor < n)
+		dset_invalid("A type reference is malformed.");
+	buf->cursor += n;
+}
+
+/*
+ * Skip a layout reference after its kind byte, checking only its shape (the
+ * catalog is not read); *disk: it holds on-disk references (OIDs of types
+ * that are not built-in), *named: it holds names.
+ */
+static void
+skip_layout(StringInfo buf, int depth, bool *disk, bool *named)
+{
+	int			shape;
+	int			kind;
+	int			n;
+	int			i;
+
+	if (depth > LAYOUT_MAX_DEPTH)
+		dset_invalid("A type reference is nested too deeply.");
+	check_stack_depth();
+	skip_bytes(buf, 2);
+	shape = (uint8) buf->data[buf->cursor - 2];
+	kind = (uint8) buf->data[buf->cursor - 1];
+	if (kind == CD_REF_OID || kind == DSET_REF_TYPE)
+		skip_bytes(buf, 4);
+	else if (kind == CD_REF_NAME)
+	{
+		skip_cstring(buf);
+		skip_cstring(buf);
+	}
+	else
+		dset_invalid("A type reference is malformed.");
+	*disk |= (kind == DSET_REF_TYPE);
+	*named |= (kind == CD_REF_NAME);
+	if (shape == DSET_SHAPE_ARRAY)
+		n = 1;
+	else if (shape == DSET_SHAPE_RECORD)
+	{
+		skip_bytes(buf, 2);
+		n = ((uint8) buf->data[buf->cursor - 2] << 8) |
+			(uint8) buf->data[buf->cursor - 1];
+		if (n > MaxTupleAttributeNumber)
+			dset_invalid("A type reference is malformed.");
+	}
+	else
+		dset_invalid("A type reference is malformed.");
+	for (i = 0; i < n; i++)
+	{
+		skip_bytes(buf, 1);
+		kind = (uint8) buf->data[buf->cursor - 1];
+		switch (kind)
+		{
+			case CD_REF_OID:
+				skip_bytes(buf, 4);
+				break;
+			case CD_REF_NAME:
+				skip_cstring(buf);
+				skip_cstring(buf);
+				*named = true;
+				break;
+			case DSET_REF_LOCAL:
+				skip_bytes(buf, 8);
+				*disk = true;
+				break;
+			case DSET_REF_LAYOUT:
+				skip_layout(buf, depth + 1, disk, named);
+				break;
+			default:
+				dset_invalid("A type reference is malformed.");
+		}
+	}
+}
+
 /*
  * On disk: a built-in type by its fixed OID (CD_REF_OID, as in version 1),
- * any other type (a domain: the only non-built-in types with canonical
- * keys) by its OID and its base type's (DSET_REF_LOCAL).
+ * records and arrays by their layout (DSET_REF_LAYOUT), any other type (a
+ * domain: the only other non-built-in types with canonical keys) by its OID
+ * and its base type's (DSET_REF_LOCAL).
  */
 static void
 send_type_ref(StringInfo buf, const CDKeyType *kt)
 {
+	int			shape;
+
+	if (kt->record != NULL)
+	{
+		if (!layout_shape(kt->typid, &shape) ||
+			!describe_layout(buf, kt->typid, shape, false, 0))
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("distinct_set cannot hold values of type %s",
+							format_type_be(kt->typid)),
+					 errdetail("Its fields are not all of built-in types, domains over them, composite types or arrays.")));
+		return;
+	}
 	if (kt->typid < FirstGenbkiObjectId)
 	{
 		cd_send_type_ref(buf, kt->typid);
@@ -282,6 +513,78 @@ recv_base_type(StringInfo buf, bool zero_ok)
 		getBaseType(base) != base)
 		dset_invalid("The base type of the element type is not a built-in type.");
 	return base;
+}
+
+/*
+ * A layout reference (after its kind byte): its type, named by OID on disk
+ * (CD_REF_OID, DSET_REF_TYPE) or by name in the binary form (CD_REF_NAME,
+ * resolved as flags say), binds only if describing that type now gives the
+ * same bytes: the same fields, of the same types (domains: the same OIDs
+ * and base types on disk, the same names in the binary form), nested
+ * alike.  A type that was altered (ALTER TYPE ... ADD, DROP or ALTER
+ * ATTRIBUTE, of it or of a nested type), or dropped and created again, is
+ * no type for the set (ref->altered if it still exists): its keys are never
+ * read under another layout.  Binary input never holds OIDs of types that
+ * are not built-in.
+ */
+static void
+read_layout_ref(StringInfo buf, int flags, DSRef *ref)
+{
+	int			start = buf->cursor - 1;
+	bool		disk = false;
+	bool		named = false;
+	StringInfoData self;
+	StringInfoData now;
+	int			kind;
+	char	   *name;
+	Oid			typid;
+
+	skip_layout(buf, 0, &disk, &named);
+	ref->end = buf->cursor;
+	if (disk && named)
+		dset_invalid("A type reference is malformed.");
+	if (disk && (flags & CD_REF_AS_USER))
+		dset_invalid("A type reference is malformed.");
+
+	/* the type itself, after the kind and shape bytes */
+	self = *buf;
+	self.cursor = start + 2;
+	if ((uint8) self.data[self.cursor] == DSET_REF_TYPE)
+	{
+		self.cursor++;
+		typid = cd_recv_ref_oid_raw(&self, CD_WHAT_DSET);
+		ref->written = typid;
+		if (typid < FirstGenbkiObjectId ||
+			!SearchSysCacheExists1(TYPEOID, ObjectIdGetDatum(typid)))
+			typid = InvalidOid;
+	}
+	else
+	{
+		typid = cd_recv_type_ref_ext(&self, flags | CD_REF_MISSING_OK, &kind,
+									 &name, CD_WHAT_DSET);
+		ref->name = name;
+		ref->written = typid;
+	}
+	if (OidIsValid(typid))
+	{
+		int			shape;
+		bool		same;
+
+		initStringInfo(&now);
+		same = layout_shape(typid, &shape) &&
+			describe_layout(&now, typid, shape, named, 0) &&
+			now.len == ref->end - start &&
+			memcmp(now.data, buf->data + start, now.len) == 0;
+		pfree(now.data);
+		if (!same)
+		{
+			ref->altered = true;
+			typid = InvalidOid;
+		}
+	}
+	ref->typid = typid;
+	ref->basetypid = OidIsValid(typid) ? getBaseType(typid) : InvalidOid;
+	buf->cursor = ref->end;
 }
 
 /*
@@ -323,6 +626,9 @@ read_type_ref(StringInfo buf, int flags, DSRef *ref)
 		case DSET_REF_ORPHAN:
 			ref->basetypid = recv_base_type(buf, true);
 			break;
+		case DSET_REF_LAYOUT:
+			read_layout_ref(buf, flags, ref);
+			break;
 		default:
 			dset_invalid("A type reference is malformed.");
 	}
@@ -346,6 +652,26 @@ type_gone(const DSRef *ref)
 						   base, ref->written, format_type_be(ref->written)) :
 				 errdetail("The set was written for a domain over %s with OID %u, which was dropped.",
 						   base, ref->written),
+				 errhint("distinct_set_recover(set, NULL::type) binds the set's values to a type you name, checking each value.")));
+	if (ref->kind == DSET_REF_LAYOUT && ref->altered)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_OBJECT),
+				 errmsg("element type %s of a distinct_set was altered",
+						format_type_be(ref->written)),
+				 errdetail("The set was written for another layout of the type's fields (ALTER TYPE, or the type was dropped and created again); its values are not read under the new one."),
+				 errhint("distinct_set_recover(set, NULL::type) binds the set's values to a type you name, checking each value.")));
+	if (ref->kind == DSET_REF_LAYOUT && ref->name != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_OBJECT),
+				 errmsg("type \"%s\" of a distinct_set does not exist", ref->name),
+				 errhint("distinct_set_recover(set, NULL::type) binds the set's values to a type you name, checking each value.")));
+	if (ref->kind == DSET_REF_LAYOUT)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_OBJECT),
+				 errmsg("element type %u of a distinct_set does not exist",
+						ref->written),
+				 errdetail("The set was written for a composite or array type with OID %u, which was dropped.",
+						   ref->written),
 				 errhint("distinct_set_recover(set, NULL::type) binds the set's values to a type you name, checking each value.")));
 	if (ref->kind == CD_REF_NAME)
 		ereport(ERROR,
@@ -889,6 +1215,17 @@ portable(const bytea *ds, const DSRef *ref, bool *orphan)
 				initStringInfo(&r);
 				cd_send_type_ref(&r, ref->typid);
 				return with_type_ref(ds, ref->end, &r);
+			}
+			break;
+		case DSET_REF_LAYOUT:
+			if (OidIsValid(ref->typid))
+			{
+				int			shape;
+
+				initStringInfo(&r);
+				if (layout_shape(ref->typid, &shape) &&
+					describe_layout(&r, ref->typid, shape, true, 0))
+					return with_type_ref(ds, ref->end, &r);
 			}
 			break;
 		default:

@@ -29,6 +29,7 @@
  */
 #include "postgres.h"
 
+#include "access/htup_details.h"
 #include "catalog/pg_type.h"
 #include "funcapi.h"
 #include "libpq/pqformat.h"
@@ -528,6 +529,19 @@ ordered_datums(const CDKeyType *kt, const DSKeys *keys, Oid collation)
 {
 	Datum	   *values = datums_of(keys);
 
+	/*
+	 * Records and arrays (key_record.h): key order is their order unless a
+	 * field's key order is not its (text under a collation other than C);
+	 * a composite's fields compare under their own collations, an array's
+	 * elements under the call's (below).
+	 */
+	if (keys->n > 1 && kt->record != NULL && kt->sort_on_output &&
+		!type_is_collatable(kt->basetypid))
+	{
+		qsort_arg(values, keys->n, sizeof(Datum), compare_datums,
+				  (void *) &kt->ssup);
+		return values;
+	}
 	if (keys->n > 1 && OidIsValid(collation) &&
 		type_is_collatable(kt->basetypid) && !lc_collate_is_c(collation))
 	{
@@ -583,6 +597,7 @@ distinct_set_values(PG_FUNCTION_ARGS)
 	Tuplestorestate *tupstore;
 	MemoryContext old;
 	Oid			elemtype;
+	bool		rowtype;
 	uint32		i;
 
 	if (rsinfo == NULL || !IsA(rsinfo, ReturnSetInfo) ||
@@ -605,10 +620,17 @@ distinct_set_values(PG_FUNCTION_ARGS)
 		check_domain_values(fcinfo, elemtype, values, keys.n);
 	}
 
+	/* a composite (or a domain over one) is returned as its columns */
+	rowtype = OidIsValid(elemtype) && type_is_rowtype(elemtype);
 	old = MemoryContextSwitchTo(rsinfo->econtext->ecxt_per_query_memory);
-	tupdesc = CreateTemplateTupleDesc(1);
-	TupleDescInitEntry(tupdesc, (AttrNumber) 1, "distinct_set_values",
-					   elemtype, -1, 0);
+	if (rowtype)
+		tupdesc = lookup_rowtype_tupdesc_copy(getBaseType(elemtype), -1);
+	else
+	{
+		tupdesc = CreateTemplateTupleDesc(1);
+		TupleDescInitEntry(tupdesc, (AttrNumber) 1, "distinct_set_values",
+						   elemtype, -1, 0);
+	}
 	tupstore = tuplestore_begin_heap(rsinfo->allowedModes & SFRM_Materialize_Random,
 									 false, work_mem);
 	MemoryContextSwitchTo(old);
@@ -616,7 +638,19 @@ distinct_set_values(PG_FUNCTION_ARGS)
 	{
 		bool		isnull = false;
 
-		tuplestore_putvalues(tupstore, tupdesc, &values[i], &isnull);
+		if (rowtype)
+		{
+			HeapTupleHeader th = DatumGetHeapTupleHeader(values[i]);
+			HeapTupleData tuple;
+
+			tuple.t_len = HeapTupleHeaderGetDatumLength(th);
+			ItemPointerSetInvalid(&tuple.t_self);
+			tuple.t_tableOid = InvalidOid;
+			tuple.t_data = th;
+			tuplestore_puttuple(tupstore, &tuple);
+		}
+		else
+			tuplestore_putvalues(tupstore, tupdesc, &values[i], &isnull);
 		if ((i & 0xFFFF) == 0xFFFF)
 			CHECK_FOR_INTERRUPTS();
 	}
@@ -681,7 +715,13 @@ distinct_set_element_type(PG_FUNCTION_ARGS)
 {
 	bytea	   *ds = (bytea *) PG_DETOAST_DATUM_SLICE(PG_GETARG_DATUM(0), 0,
 													  DSET_TYPE_PREFIX);
-	Oid			typid = dset_element_type(fcinfo, ds);
+	Oid			typid;
+
+	/* a layout (records, arrays) may take more: the whole value */
+	if (VARSIZE_ANY_EXHDR(ds) > DSET_HEADER_SIZE &&
+		((const uint8 *) VARDATA_ANY(ds))[DSET_HEADER_SIZE] == DSET_REF_LAYOUT)
+		ds = PG_GETARG_DSET_P(0);
+	typid = dset_element_type(fcinfo, ds);
 
 	if (!OidIsValid(typid))
 		PG_RETURN_NULL();

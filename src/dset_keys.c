@@ -22,6 +22,7 @@
 #include "compat.h"
 #include "dset.h"
 #include "errors.h"
+#include "key_record.h"
 #include "keypack.h"
 #include "moving.h"
 #include "registry.h"
@@ -57,13 +58,19 @@ dsk_check_storable(const CDKeyType *kt)
 				 errdetail("Its collation %s is nondeterministic: values can be equal without having the same representation, so a set of them has no canonical form.",
 						   get_collation_name(collation)),
 				 errhint("count_distinct and array_agg_distinct accept this type.")));
-	if (kt->record != NULL)
+	/*
+	 * A named composite or an array is stored with its layout (dset.h); an
+	 * anonymous record's row type is known only from its values, and a set
+	 * of them could not name its element type for the functions that
+	 * return values.
+	 */
+	if (kt->basetypid == RECORDOID)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("distinct_set cannot hold values of type %s",
 						format_type_be(kt->typid)),
-				 errdetail("Stored sets of records and arrays are not supported yet."),
-				 errhint("count_distinct and array_agg_distinct accept this type.")));
+				 errdetail("Stored sets of anonymous records are not supported."),
+				 errhint("Store values of a composite type: CREATE TYPE pair AS (a int4, b int4), then distinct_set_agg((a, b)::pair).")));
 	if (kt->encoding == CD_KEY_COMPARATOR)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
@@ -100,7 +107,8 @@ dsk_keytype(FunctionCallInfo fcinfo, Oid typid)
 				return &e->kt;
 		}
 		e = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(KeyTypeCacheEntry));
-		cd_keytype_init(&e->kt, typid, key_collation(typid), fcinfo->flinfo->fn_mcxt);
+		cd_keytype_init_typmod(&e->kt, typid, -1, key_collation(typid),
+							   fcinfo->flinfo->fn_mcxt);
 		dsk_check_storable(&e->kt);
 		e->typid = typid;
 		e->next = (KeyTypeCacheEntry *) fcinfo->flinfo->fn_extra;
