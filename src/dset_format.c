@@ -516,6 +516,88 @@ recv_base_type(StringInfo buf, bool zero_ok)
 }
 
 /*
+ * Layouts found to bind, cached for the backend (describing a type costs a
+ * few catalog lookups per field, more than reading a small set): the
+ * on-disk reference's bytes and the type they bind to.  Any change to
+ * pg_type, and any relcache invalidation (ALTER TYPE of a composite
+ * changes its relation's attributes), empties the cache.  References with
+ * names (the binary form) are not cached: they are resolved as the reader
+ * may, and names change without either.
+ */
+typedef struct LayoutEntry
+{
+	char	   *ref;			/* in TopMemoryContext */
+	int			len;
+	Oid			typid;
+} LayoutEntry;
+
+#define LAYOUT_CACHE 16
+static LayoutEntry layout_cache[LAYOUT_CACHE];
+static int	nlayouts = 0;
+static int	next_layout = 0;
+static bool layout_callbacks = false;
+
+static void
+layouts_reset(void)
+{
+	int			i;
+
+	for (i = 0; i < nlayouts; i++)
+		pfree(layout_cache[i].ref);
+	nlayouts = 0;
+	next_layout = 0;
+}
+
+static void
+layouts_syscache_reset(Datum arg, int cacheid, uint32 hashvalue)
+{
+	layouts_reset();
+}
+
+static void
+layouts_relcache_reset(Datum arg, Oid relid)
+{
+	layouts_reset();
+}
+
+static Oid
+layout_cached(const char *ref, int len)
+{
+	int			i;
+
+	for (i = 0; i < nlayouts; i++)
+	{
+		if (layout_cache[i].len == len &&
+			memcmp(layout_cache[i].ref, ref, len) == 0)
+			return layout_cache[i].typid;
+	}
+	return InvalidOid;
+}
+
+static void
+layout_remember(const char *ref, int len, Oid typid)
+{
+	LayoutEntry *e;
+
+	if (!layout_callbacks)
+	{
+		CacheRegisterSyscacheCallback(TYPEOID, layouts_syscache_reset, (Datum) 0);
+		CacheRegisterRelcacheCallback(layouts_relcache_reset, (Datum) 0);
+		layout_callbacks = true;
+	}
+	e = &layout_cache[next_layout];
+	if (nlayouts == LAYOUT_CACHE)
+		pfree(e->ref);
+	else
+		nlayouts++;
+	next_layout = (next_layout + 1) % LAYOUT_CACHE;
+	e->ref = MemoryContextAlloc(TopMemoryContext, len);
+	memcpy(e->ref, ref, len);
+	e->len = len;
+	e->typid = typid;
+}
+
+/*
  * A layout reference (after its kind byte): its type, named by OID on disk
  * (CD_REF_OID, DSET_REF_TYPE) or by name in the binary form (CD_REF_NAME,
  * resolved as flags say), binds only if describing that type now gives the
@@ -538,6 +620,7 @@ read_layout_ref(StringInfo buf, int flags, DSRef *ref)
 	int			kind;
 	char	   *name;
 	Oid			typid;
+	bool		cacheable;
 
 	skip_layout(buf, 0, &disk, &named);
 	ref->end = buf->cursor;
@@ -545,6 +628,17 @@ read_layout_ref(StringInfo buf, int flags, DSRef *ref)
 		dset_invalid("A type reference is malformed.");
 	if (disk && (flags & CD_REF_AS_USER))
 		dset_invalid("A type reference is malformed.");
+	cacheable = !named && !(flags & CD_REF_AS_USER);
+	if (cacheable &&
+		OidIsValid(typid = layout_cached(buf->data + start, ref->end - start)))
+	{
+		ref->kind = DSET_REF_LAYOUT;
+		ref->written = typid;
+		ref->typid = typid;
+		ref->basetypid = getBaseType(typid);
+		buf->cursor = ref->end;
+		return;
+	}
 
 	/* the type itself, after the kind and shape bytes */
 	self = *buf;
@@ -581,6 +675,8 @@ read_layout_ref(StringInfo buf, int flags, DSRef *ref)
 			ref->altered = true;
 			typid = InvalidOid;
 		}
+		else if (cacheable)
+			layout_remember(buf->data + start, ref->end - start, typid);
 	}
 	ref->typid = typid;
 	ref->basetypid = OidIsValid(typid) ? getBaseType(typid) : InvalidOid;
