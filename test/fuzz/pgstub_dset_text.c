@@ -53,6 +53,10 @@ void tuplestore_putvalues(Tuplestorestate *state, TupleDesc tdesc, const Datum *
 #else
 void tuplestore_putvalues(Tuplestorestate *state, TupleDesc tdesc, Datum *values, bool *isnull) { STUB_UNREACHABLE("tuplestore_putvalues"); }
 #endif
+/* distinct_set_values of a composite: not called here */
+void tuplestore_puttuple(Tuplestorestate *state, HeapTuple tuple) { STUB_UNREACHABLE("tuplestore_puttuple"); }
+bool type_is_rowtype(Oid typid) { STUB_UNREACHABLE("type_is_rowtype"); }
+TupleDesc lookup_rowtype_tupdesc_copy(Oid type_id, int32 typmod) { STUB_UNREACHABLE("lookup_rowtype_tupdesc_copy"); }
 
 bool
 scanner_isspace(char ch)
