@@ -49,10 +49,10 @@
  *	                       then;
  *	  DSET_REF_ORPHAN (4)  uint32 the base type's OID, or 0 if not known:
  *	                       a set without a type (its type was dropped);
- *	  DSET_REF_LAYOUT (5)  a named composite, an array, or a domain over
- *	                       one (values with record or array keys,
- *	                       key_record.h): uint8 shape, the type, and its
- *	                       fields (below).
+ *	  DSET_REF_LAYOUT (5)  a named composite, an anonymous record, an
+ *	                       array, or a domain over one (values with record
+ *	                       or array keys, key_record.h): uint8 shape, the
+ *	                       type, and its fields (below).
  * A layout reference names the key layout, not just the type: its shape
  * (DSET_SHAPE_RECORD, DSET_SHAPE_ARRAY), the type itself (CD_REF_OID for a
  * built-in type; else on disk DSET_REF_TYPE (6) and the uint32 OID, in the
@@ -70,8 +70,13 @@
  * key as one of its values; it is never read under another layout.  In
  * binary input the type itself is resolved with the caller's privileges
  * (the fields' names are compared, not resolved), and a layout holding
- * OIDs of types that are not built-in is malformed.  Anonymous records
- * (whose row type is known only from their values) are refused.
+ * OIDs of types that are not built-in is malformed.  An anonymous record
+ * is the type record (CD_REF_OID 2249) with its fields: read, the fields'
+ * types (each resolved, names with the reader's privileges) give the
+ * canonical row type (key_record.h; each field under its type's
+ * collation: no collation is stored), which must describe back to the
+ * same bytes; sets of records whose fields have the same types are the
+ * same type (and have the same bytes) whatever the fields' collations.
  * A DSET_REF_LOCAL reference binds only to the type of that OID if it is
  * still a domain over the base type written: a dropped type, or another
  * type that got the OID after OID wraparound, is no type, and the set is
@@ -224,6 +229,9 @@ dsk_cmp(const DSKeys *a, uint32 i, const DSKeys *b, uint32 j)
  * cached in fcinfo's fn_extra.
  */
 extern const CDKeyType *dsk_keytype(FunctionCallInfo fcinfo, Oid typid);
+/* The same for anonymous records of a canonical typmod (key_record.h). */
+extern const CDKeyType *dsk_keytype_typmod(FunctionCallInfo fcinfo, Oid typid,
+										   int32 typmod);
 /* ERROR 0A000 unless kt's keys are canonical (fixed-width or bytes). */
 extern void dsk_check_storable(const CDKeyType *kt);
 /* An empty run with room for n keys, in CurrentMemoryContext. */
@@ -382,6 +390,11 @@ extern bytea *dset_orphan(const bytea *ds, Oid basetypid);
 extern const CDKeyType *dset_decode_as(FunctionCallInfo fcinfo,
 									   const bytea *ds, const CDKeyType *kt,
 									   DSKeys *keys);
+/*
+ * The element type's name as the text form writes it: an anonymous
+ * record's as record(type, type, ...).
+ */
+extern char *dset_type_name(const CDKeyType *kt);
 /* ERROR 42804, naming both types, unless sets of a and b can combine. */
 extern void dset_check_same_type(const CDKeyType *a, const CDKeyType *b);
 /*

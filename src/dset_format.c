@@ -25,8 +25,10 @@
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
 #include "utils/typcache.h"
+#include "funcapi.h"
 
 #include "dset.h"
+#include "key_record.h"
 #include "keypack.h"
 #include "errors.h"
 #include "value_io.h"
@@ -183,6 +185,7 @@ typedef struct DSRef
 	Oid			basetypid;		/* the base type, if known, else InvalidOid */
 	char	   *name;			/* CD_REF_NAME: "schema.name" */
 	bool		altered;		/* DSET_REF_LAYOUT: the type's layout differs */
+	int32		typmod;			/* an anonymous record's canonical typmod */
 	int			end;			/* offset of what follows the reference */
 } DSRef;
 
@@ -296,8 +299,8 @@ static bool describe_field(StringInfo buf, Oid typid, bool portable,
  * described (not a built-in type, a domain over one, or a layout).
  */
 static bool
-describe_layout(StringInfo buf, Oid typid, int shape, bool portable,
-				int depth)
+describe_layout(StringInfo buf, Oid typid, int32 typmod, int shape,
+				bool portable, int depth)
 {
 	Oid			base = getBaseType(typid);
 
@@ -317,7 +320,7 @@ describe_layout(StringInfo buf, Oid typid, int shape, bool portable,
 		return describe_field(buf, get_element_type(base), portable, depth + 1);
 	else
 	{
-		TupleDesc	d = lookup_rowtype_tupdesc(base, -1);
+		TupleDesc	d = lookup_rowtype_tupdesc(base, base == RECORDOID ? typmod : -1);
 		int			natts = d->natts;
 		Oid		   *types = palloc(sizeof(Oid) * Max(natts, 1));
 		int			n = 0;
@@ -355,7 +358,7 @@ describe_field(StringInfo buf, Oid typid, bool portable, int depth)
 	Oid			base;
 
 	if (layout_shape(typid, &shape))
-		return describe_layout(buf, typid, shape, portable, depth);
+		return describe_layout(buf, typid, -1, shape, portable, depth);
 	if (typid < FirstGenbkiObjectId)
 	{
 		cd_send_type_ref(buf, typid);
@@ -477,8 +480,11 @@ send_type_ref(StringInfo buf, const CDKeyType *kt)
 
 	if (kt->record != NULL)
 	{
-		if (!layout_shape(kt->typid, &shape) ||
-			!describe_layout(buf, kt->typid, shape, false, 0))
+		/* an anonymous record: its canonical row type's fields */
+		if (kt->basetypid == RECORDOID)
+			shape = DSET_SHAPE_RECORD;
+		if ((kt->basetypid != RECORDOID && !layout_shape(kt->typid, &shape)) ||
+			!describe_layout(buf, kt->typid, kt->typmod, shape, false, 0))
 			ereport(ERROR,
 					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 					 errmsg("distinct_set cannot hold values of type %s",
@@ -529,6 +535,7 @@ typedef struct LayoutEntry
 	char	   *ref;			/* in TopMemoryContext */
 	int			len;
 	Oid			typid;
+	int32		typmod;			/* anonymous records: canonical typmod */
 } LayoutEntry;
 
 #define LAYOUT_CACHE 16
@@ -561,7 +568,7 @@ layouts_relcache_reset(Datum arg, Oid relid)
 }
 
 static Oid
-layout_cached(const char *ref, int len)
+layout_cached(const char *ref, int len, int32 *typmod)
 {
 	int			i;
 
@@ -569,13 +576,16 @@ layout_cached(const char *ref, int len)
 	{
 		if (layout_cache[i].len == len &&
 			memcmp(layout_cache[i].ref, ref, len) == 0)
+		{
+			*typmod = layout_cache[i].typmod;
 			return layout_cache[i].typid;
+		}
 	}
 	return InvalidOid;
 }
 
 static void
-layout_remember(const char *ref, int len, Oid typid)
+layout_remember(const char *ref, int len, Oid typid, int32 typmod)
 {
 	LayoutEntry *e;
 
@@ -595,6 +605,100 @@ layout_remember(const char *ref, int len, Oid typid)
 	memcpy(e->ref, ref, len);
 	e->len = len;
 	e->typid = typid;
+	e->typmod = typmod;
+}
+
+/* the shape of an element type with a layout (anonymous records too) */
+static bool
+top_shape(Oid typid, int *shape)
+{
+	if (getBaseType(typid) == RECORDOID)
+	{
+		*shape = DSET_SHAPE_RECORD;
+		return true;
+	}
+	return layout_shape(typid, shape);
+}
+
+/*
+ * The type a field reference at buf's cursor names (InvalidOid: none, or
+ * not the one written), resolved as flags say; the cursor moves past it.
+ */
+static Oid
+resolve_field(StringInfo buf, int flags)
+{
+	int			kind = (uint8) buf->data[buf->cursor];
+	char	   *name;
+	Oid			typid;
+	Oid			base;
+	bool		disk = false;
+	bool		named = false;
+	StringInfoData self;
+
+	switch (kind)
+	{
+		case CD_REF_OID:
+		case CD_REF_NAME:
+			return cd_recv_type_ref_ext(buf, flags | CD_REF_MISSING_OK, &kind,
+										&name, CD_WHAT_DSET);
+		case DSET_REF_LOCAL:
+			buf->cursor++;
+			typid = cd_recv_ref_oid_raw(buf, CD_WHAT_DSET);
+			base = cd_recv_ref_oid_raw(buf, CD_WHAT_DSET);
+			if (typid < FirstGenbkiObjectId ||
+				!SearchSysCacheExists1(TYPEOID, ObjectIdGetDatum(typid)) ||
+				getBaseType(typid) != base)
+				return InvalidOid;
+			return typid;
+		case DSET_REF_LAYOUT:
+			/* its own type; the whole layout is compared by the caller */
+			self = *buf;
+			self.cursor += 2;
+			buf->cursor++;
+			skip_layout(buf, 1, &disk, &named);
+			if ((uint8) self.data[self.cursor] == DSET_REF_TYPE)
+			{
+				self.cursor++;
+				typid = cd_recv_ref_oid_raw(&self, CD_WHAT_DSET);
+				if (typid < FirstGenbkiObjectId ||
+					!SearchSysCacheExists1(TYPEOID, ObjectIdGetDatum(typid)))
+					return InvalidOid;
+				return typid;
+			}
+			return cd_recv_type_ref_ext(&self, flags | CD_REF_MISSING_OK,
+										&kind, &name, CD_WHAT_DSET);
+		default:
+			dset_invalid("A type reference is malformed.");
+	}
+}
+
+/*
+ * The canonical typmod of an anonymous record whose layout (after its kind,
+ * shape and type bytes) is at buf's cursor: its fields' types (each field
+ * under its type's collation: stored sets keep no collation), -1 if a field
+ * names no type or the fields cannot have record keys.
+ */
+static int32
+record_layout_typmod(StringInfo buf, int flags)
+{
+	int			n = pq_getmsgint(buf, 2);
+	TupleDesc	d = CreateTemplateTupleDesc(n);
+	int32		typmod;
+	int			i;
+
+	for (i = 0; i < n; i++)
+	{
+		Oid			typid = resolve_field(buf, flags);
+
+		if (!OidIsValid(typid) || getBaseType(typid) == RECORDOID)
+			return -1;
+		TupleDescInitEntry(d, (AttrNumber) (i + 1), NULL, typid, -1, 0);
+		TupleDescInitEntryCollation(d, (AttrNumber) (i + 1),
+									get_typcollation(typid));
+	}
+	typmod = cd_record_rowtype_typmod(d);
+	FreeTupleDesc(d);
+	return typmod;
 }
 
 /*
@@ -629,8 +733,10 @@ read_layout_ref(StringInfo buf, int flags, DSRef *ref)
 	if (disk && (flags & CD_REF_AS_USER))
 		dset_invalid("A type reference is malformed.");
 	cacheable = !named && !(flags & CD_REF_AS_USER);
+	ref->typmod = -1;
 	if (cacheable &&
-		OidIsValid(typid = layout_cached(buf->data + start, ref->end - start)))
+		OidIsValid(typid = layout_cached(buf->data + start, ref->end - start,
+										 &ref->typmod)))
 	{
 		ref->kind = DSET_REF_LAYOUT;
 		ref->written = typid;
@@ -658,6 +764,14 @@ read_layout_ref(StringInfo buf, int flags, DSRef *ref)
 									 &name, CD_WHAT_DSET);
 		ref->name = name;
 		ref->written = typid;
+		/* an anonymous record: the row type of its fields' types */
+		if (typid == RECORDOID &&
+			(uint8) buf->data[start + 1] == DSET_SHAPE_RECORD &&
+			(ref->typmod = record_layout_typmod(&self, flags)) < 0)
+		{
+			ref->altered = true;
+			typid = InvalidOid;
+		}
 	}
 	if (OidIsValid(typid))
 	{
@@ -665,8 +779,9 @@ read_layout_ref(StringInfo buf, int flags, DSRef *ref)
 		bool		same;
 
 		initStringInfo(&now);
-		same = layout_shape(typid, &shape) &&
-			describe_layout(&now, typid, shape, named, 0) &&
+		same = top_shape(typid, &shape) &&
+			(typid != RECORDOID || ref->typmod >= 0) &&
+			describe_layout(&now, typid, ref->typmod, shape, named, 0) &&
 			now.len == ref->end - start &&
 			memcmp(now.data, buf->data + start, now.len) == 0;
 		pfree(now.data);
@@ -676,7 +791,8 @@ read_layout_ref(StringInfo buf, int flags, DSRef *ref)
 			typid = InvalidOid;
 		}
 		else if (cacheable)
-			layout_remember(buf->data + start, ref->end - start, typid);
+			layout_remember(buf->data + start, ref->end - start, typid,
+							ref->typmod);
 	}
 	ref->typid = typid;
 	ref->basetypid = OidIsValid(typid) ? getBaseType(typid) : InvalidOid;
@@ -1010,9 +1126,10 @@ parse_header_ext(FunctionCallInfo fcinfo, const bytea *ds, DSHeader *h,
 	h->orphan = !OidIsValid(ref->typid);
 	if (h->orphan && !orphan_ok)
 		type_gone(ref);
-	h->kt = dsk_keytype(fcinfo, h->orphan ?
-						standin_type(ref->basetypid, encoding, width) :
-						ref->typid);
+	h->kt = h->orphan ?
+		dsk_keytype(fcinfo, standin_type(ref->basetypid, encoding, width)) :
+		dsk_keytype_typmod(fcinfo, ref->typid,
+						   ref->kind == DSET_REF_LAYOUT ? ref->typmod : -1);
 	if (format_encoding(h->kt) != encoding || h->kt->width != width)
 		dset_invalid("The key encoding does not match the element type.");
 	if (width > 0 && (Size) h->n * width > DSET_MAX_DECODED)
@@ -1319,8 +1436,8 @@ portable(const bytea *ds, const DSRef *ref, bool *orphan)
 				int			shape;
 
 				initStringInfo(&r);
-				if (layout_shape(ref->typid, &shape) &&
-					describe_layout(&r, ref->typid, shape, true, 0))
+				if (top_shape(ref->typid, &shape) &&
+					describe_layout(&r, ref->typid, ref->typmod, shape, true, 0))
 					return with_type_ref(ds, ref->end, &r);
 			}
 			break;
@@ -1431,9 +1548,38 @@ dset_contains(FunctionCallInfo fcinfo, const bytea *ds, DSHeader *h,
 	return contains_key(fcinfo, ds, h, value);
 }
 
+char *
+dset_type_name(const CDKeyType *kt)
+{
+	TupleDesc	d;
+	StringInfoData s;
+	int			i;
+
+	if (kt->typid != RECORDOID || kt->typmod < 0)
+		return format_type_be(kt->typid);
+	d = lookup_rowtype_tupdesc(RECORDOID, kt->typmod);
+	initStringInfo(&s);
+	appendStringInfoString(&s, "record(");
+	for (i = 0; i < d->natts; i++)
+	{
+		if (i > 0)
+			appendStringInfoString(&s, ", ");
+		appendStringInfoString(&s, format_type_be(TupleDescAttr(d, i)->atttypid));
+	}
+	appendStringInfoChar(&s, ')');
+	ReleaseTupleDesc(d);
+	return s.data;
+}
+
 void
 dset_check_same_type(const CDKeyType *a, const CDKeyType *b)
 {
+	/* anonymous records: of the same column types (canonical typmods) */
+	if (a->typid == RECORDOID && b->typid == RECORDOID && a->typmod != b->typmod)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("cannot combine distinct_sets of types %s and %s",
+						dset_type_name(a), dset_type_name(b))));
 	if (a->typid != b->typid)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATATYPE_MISMATCH),

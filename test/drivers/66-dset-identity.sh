@@ -153,8 +153,8 @@ else
     bad "dump and restore of recovered sets"; cat "$tmp/err"
 fi
 
-# sets of named composites and arrays (a layout: the type and every field
-# type) through pg_dump: restored equal to fresh sets of the values kept
+# sets of named composites, anonymous records and arrays (a layout: the
+# type and every field type) through pg_dump: restored equal to fresh sets of the values kept
 # beside them; after ALTER TYPE changes a field, the sets are orphans that
 # dump, restore identically and recover; a session that has read them sees
 # another session's ALTER TYPE
@@ -168,6 +168,7 @@ CREATE TABLE rsets AS
 SELECT g, distinct_set_agg((i % 7, 't' || i % 5)::pair) AS p,
        distinct_set_agg(((i % 3, NULL)::pair, ARRAY[i % 2, NULL], i % 4 / 2.0)::outer_t) AS o,
        distinct_set_agg(ARRAY[i % 3, NULLIF(i % 4, 0)]::posint[]) AS a,
+       distinct_set_agg((i % 7, 't' || i % 5, (i % 2)::posint)) AS r,
        array_agg((i % 7, 't' || i % 5)::pair::text) AS p_truth,
        array_agg(((i % 3, NULL)::pair, ARRAY[i % 2, NULL], i % 4 / 2.0)::outer_t::text) AS o_truth
 FROM generate_series(1, 3000) i, LATERAL (SELECT i % 3 AS g) x GROUP BY g;
@@ -180,10 +181,12 @@ then
             "SELECT bool_and(p = distinct_set(p_truth::pair[]) AND o = distinct_set(o_truth::outer_t[])
                              AND cardinality(p) = (SELECT count(DISTINCT x::pair) FROM unnest(p_truth) x)
                              AND cardinality(o) = (SELECT count(DISTINCT x::outer_t) FROM unnest(o_truth) x)
-                             AND a::text LIKE 'posint[]:%')
+                             AND a::text LIKE 'posint[]:%'
+                             AND r = (SELECT distinct_set_agg((i % 7, 't' || i % 5, (i % 2)::posint))
+                                      FROM generate_series(1, 3000) i WHERE i % 3 = g))
              FROM rsets"
-        orig=$(psql_db $rdb -c "SELECT string_agg(md5(p::text || o::text || a::text), ',' ORDER BY g) FROM rsets")
-        rest=$(psql_db ${rdb}_r -c "SELECT string_agg(md5(p::text || o::text || a::text), ',' ORDER BY g) FROM rsets")
+        orig=$(psql_db $rdb -c "SELECT string_agg(md5(p::text || o::text || a::text || r::text), ',' ORDER BY g) FROM rsets")
+        rest=$(psql_db ${rdb}_r -c "SELECT string_agg(md5(p::text || o::text || a::text || r::text), ',' ORDER BY g) FROM rsets")
         if [ -n "$orig" ] && [ "$orig" = "$rest" ]; then ok "restored sets of composites: text forms identical"; else
             bad "restored sets of composites: text forms differ"; fi
     else

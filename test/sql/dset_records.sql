@@ -2,8 +2,8 @@
 -- key_record.h) against native SQL: UNION, INTERSECT, EXCEPT,
 -- COUNT(DISTINCT), array_agg(DISTINCT ... ORDER BY) in the same statement;
 -- text and binary round trips, privileges of binary input, ALTER TYPE and
--- DROP TYPE of a stored set's type, corrupt bytes.  Anonymous records and
--- comparator-path fields stay refused (0A000).
+-- DROP TYPE of a stored set's type, corrupt bytes; anonymous records (their
+-- column types named).  Comparator-path fields stay refused (0A000).
 SET extra_float_digits = 0;
 SET jit = off;
 
@@ -203,10 +203,69 @@ COPY rec_sets (p) TO '/dev/null' WITH (FORMAT binary);
 CREATE TEMP TABLE rec_bin AS SELECT distinct_set_send(p) AS b, p FROM rec_sets;
 SELECT bool_and(distinct_set_from_bytes(b) = p) AS from_bytes FROM rec_bin;
 
--- refused: anonymous records, comparator-path fields, nondeterministic
--- collations (0A000)
-SELECT rec_err($$SELECT distinct_set_agg((i, i)) FROM rec_t$$, true);
-SELECT rec_err($$SELECT distinct_set(ARRAY[ROW(1, 2)])$$);
+-- anonymous records: sets of the canonical row type of their column types
+-- (stored with the column types, not their collations), against native
+CREATE TABLE rec_anon AS
+SELECT g, distinct_set_agg(((p).a, (p).b)) AS ab,
+       distinct_set_agg(((p).a, (p).b COLLATE "C", num, ia)) AS wide,
+       distinct_set_agg((nest, (p).a)) AS nested
+FROM rec_t GROUP BY g;
+SELECT g,
+       cardinality(ab) = (SELECT count(DISTINCT ((p).a, (p).b)) FROM rec_t t WHERE t.g = s.g) AS ab,
+       cardinality(wide) = (SELECT count(DISTINCT ((p).a, (p).b, num, ia)) FROM rec_t t WHERE t.g = s.g) AS wide,
+       cardinality(nested) = (SELECT count(DISTINCT (nest, (p).a)) FROM rec_t t WHERE t.g = s.g) AS nested,
+       (SELECT count(*) FROM ((SELECT a, b FROM distinct_set_values(ab, NULL::record) AS v(a int, b text)
+                               EXCEPT SELECT (p).a, (p).b FROM rec_t t WHERE t.g = s.g)
+                              UNION ALL
+                              (SELECT (p).a, (p).b FROM rec_t t WHERE t.g = s.g
+                               EXCEPT SELECT a, b FROM distinct_set_values(ab, NULL::record) AS v(a int, b text))) x) AS ab_diff,
+       distinct_set_to_array(ab, NULL::record)::text =
+         (SELECT array_agg(DISTINCT ((p).a, (p).b) ORDER BY ((p).a, (p).b))::text FROM rec_t t WHERE t.g = s.g) AS ab_order,
+       ab::text::distinct_set = ab AND wide::text::distinct_set = wide AND nested::text::distinct_set = nested AS text_round_trip,
+       distinct_set_from_bytes(distinct_set_send(ab)) = ab AND distinct_set_from_bytes(distinct_set_send(wide)) = wide
+         AND distinct_set_from_bytes(distinct_set_send(nested)) = nested AS binary_round_trip
+FROM rec_anon s ORDER BY g;
+SELECT a.g, b.g,
+       cardinality(a.ab | b.ab) = (SELECT count(*) FROM (SELECT (p).a, (p).b FROM rec_t WHERE g = a.g UNION SELECT (p).a, (p).b FROM rec_t WHERE g = b.g) x) AS union_ok,
+       cardinality(a.ab & b.ab) = (SELECT count(*) FROM (SELECT (p).a, (p).b FROM rec_t WHERE g = a.g INTERSECT SELECT (p).a, (p).b FROM rec_t WHERE g = b.g) x) AS intersect_ok,
+       cardinality(a.ab - b.ab) = (SELECT count(*) FROM (SELECT (p).a, (p).b FROM rec_t WHERE g = a.g EXCEPT SELECT (p).a, (p).b FROM rec_t WHERE g = b.g) x) AS except_ok
+FROM rec_anon a, rec_anon b WHERE a.g <= b.g ORDER BY 1, 2;
+SELECT distinct_set_union_agg(ab) = (SELECT distinct_set_agg(((p).a, (p).b)) FROM rec_t) AS union_agg,
+       distinct_set_union_agg(wide) = (SELECT distinct_set_agg(((p).a, (p).b, num, ia)) FROM rec_t) AS collation_not_stored
+FROM rec_anon;
+SELECT bool_and(distinct_set_contains(s.ab, ((t.p).a, (t.p).b)) =
+                EXISTS (SELECT 1 FROM rec_t u WHERE u.g = s.g AND (u.p).a IS NOT DISTINCT FROM (t.p).a
+                                                              AND (u.p).b IS NOT DISTINCT FROM (t.p).b)) AS contains_ok
+FROM rec_anon s, rec_t t WHERE t.i <= 60;
+SELECT distinct_set(ARRAY[(1, 'a'::text), (2, 'b'::text), (1, 'a'::text)]) =
+       (SELECT distinct_set_agg(r) FROM (VALUES ((2, 'b'::text)), ((1, 'a'::text))) v(r)) AS from_array,
+       distinct_set(ARRAY[(1, 'a'::text), (2, 'b'::text), (1, 'a'::text)]);
+SELECT distinct_set_agg((i % 2, ROW(i, 'x')::rec_pair)) FROM generate_series(1, 3) i;
+SELECT 'record(integer, text):{"(2,a)","(1,b)","(2,a)"}'::distinct_set,
+       'record(numeric(10,2), "char", text[]):{"(1.0,a,{x})","(1.00,a,{x})"}'::distinct_set,
+       'RECORD (rec_pair):{"(\"(1,x)\")"}'::distinct_set,
+       'record():{"()"}'::distinct_set;
+SELECT distinct_set_send('record(integer, text):{"(1,a)"}'::distinct_set);
+SELECT rec_err($$SELECT distinct_set_agg((1, 'a'::text)) | distinct_set_agg((1, 1))$$);
+SELECT rec_err($$SELECT 'record(integer, nosuchtype):{}'::distinct_set$$);
+SELECT rec_err($$SELECT 'record(integer, text:{}'::distinct_set$$);
+SELECT rec_err($$SELECT 'record(integer, jsonb):{}'::distinct_set$$);
+SELECT rec_err($$SELECT * FROM distinct_set_values('record(integer, text):{"(1,a)"}', NULL::record) AS v(a int, b int)$$);
+-- a nested composite altered: the set of records of it is refused too
+CREATE TYPE rec_inner AS (x int4);
+CREATE TABLE rec_anon_stored AS SELECT distinct_set_agg((i, ROW(i)::rec_inner)) AS s FROM generate_series(1, 3) i;
+ALTER TYPE rec_inner ADD ATTRIBUTE y int4;
+SELECT rec_err($$SELECT cardinality(s | s) FROM rec_anon_stored$$) AS altered, s::text LIKE '(orphaned):%' AS orphan
+FROM rec_anon_stored;
+ALTER TYPE rec_inner DROP ATTRIBUTE y;
+SELECT s FROM rec_anon_stored;
+DROP TABLE rec_anon, rec_anon_stored;
+DROP TYPE rec_inner;
+
+-- refused: anonymous records without column types, comparator-path
+-- fields, nondeterministic collations (0A000)
+SELECT rec_err($$SELECT distinct_set_agg((i, '{}'::jsonb)) FROM rec_t$$, true);
+SELECT rec_err($$SELECT distinct_set('{}'::record[])$$);
 CREATE TYPE rec_json AS (a int4, j jsonb);
 SELECT rec_err($$SELECT distinct_set_agg(ROW(1, '{}')::rec_json)$$);
 SELECT rec_err($$SELECT distinct_set_agg(ARRAY['{}'::jsonb])$$);
@@ -263,6 +322,8 @@ CREATE TYPE rec_priv.secret AS (a int4, b int4);
 CREATE TABLE rec_private AS
 SELECT distinct_set_agg(ROW(i, i % 3)::rec_priv.secret) AS s FROM generate_series(1, 10) i;
 SELECT distinct_set_send(s) AS secret_bytes FROM rec_private \gset
+SELECT distinct_set_send(distinct_set_agg((i, ROW(i, i)::rec_priv.secret))) AS anon_bytes
+FROM generate_series(1, 3) i \gset
 REVOKE ALL ON SCHEMA rec_priv FROM PUBLIC;
 CREATE ROLE rec_user;
 GRANT SELECT ON rec_private TO rec_user;
@@ -271,6 +332,8 @@ SELECT rec_err($$SELECT 'rec_priv.secret:{"(1,2)"}'::distinct_set$$, true) AS te
 SELECT rec_err(format('SELECT distinct_set_from_bytes(%L)', :'secret_bytes'), true) AS binary_input;
 SELECT rec_err(format('SELECT distinct_set_from_bytes(%L)',
                       replace(:'secret_bytes', encode('secret', 'hex'), encode('nosuch', 'hex'))), true) AS binary_missing;
+SELECT rec_err(format('SELECT distinct_set_from_bytes(%L)', :'anon_bytes'), true) AS binary_input_field;
+SELECT rec_err($$SELECT 'record(int, rec_priv.secret):{}'::distinct_set$$, true) AS text_input_field;
 SELECT cardinality(s), cardinality(s | s) FROM rec_private;
 RESET ROLE;
 DROP TABLE rec_private;
