@@ -376,7 +376,8 @@ extern const CDKeyType *dset_decode_input(FunctionCallInfo fcinfo,
 /*
  * The element type of a stored set, InvalidOid if it has none (gone, or an
  * orphan); reads the header and the type reference only (a prefix of ds
- * suffices: DSET_TYPE_PREFIX bytes).
+ * suffices: DSET_TYPE_PREFIX bytes, but for a layout, DSET_REF_LAYOUT,
+ * which may be longer: its callers read the whole value then).
  */
 #define DSET_TYPE_PREFIX	(DSET_HEADER_SIZE + 1 + 2 * NAMEDATALEN)
 extern Oid	dset_element_type(FunctionCallInfo fcinfo, const bytea *ds);
