@@ -48,7 +48,35 @@
  *	                       existed (4.2.0 and earlier), read by name, as
  *	                       then;
  *	  DSET_REF_ORPHAN (4)  uint32 the base type's OID, or 0 if not known:
- *	                       a set without a type (its type was dropped).
+ *	                       a set without a type (its type was dropped);
+ *	  DSET_REF_LAYOUT (5)  a named composite, an anonymous record, an
+ *	                       array, or a domain over one (values with record
+ *	                       or array keys, key_record.h): uint8 shape, the
+ *	                       type, and its fields (below).
+ * A layout reference names the key layout, not just the type: its shape
+ * (DSET_SHAPE_RECORD, DSET_SHAPE_ARRAY), the type itself (CD_REF_OID for a
+ * built-in type; else on disk DSET_REF_TYPE (6) and the uint32 OID, in the
+ * binary form CD_REF_NAME), then for a record a uint16 count and each field
+ * that is not dropped, for an array its element type, each as a field
+ * reference: CD_REF_OID (a built-in type), DSET_REF_LOCAL on disk or
+ * CD_REF_NAME in the binary form (a domain over a built-in type), or a
+ * nested DSET_REF_LAYOUT; at most 32 levels deep.  A layout binds only if
+ * describing the type named now gives the same bytes (the same fields, of
+ * the same types, nested alike): a type altered since (ALTER TYPE ... ADD,
+ * DROP or ALTER ATTRIBUTE, of it or a type nested in it), or dropped and
+ * created again, is no type for the set (42704, "was altered" or "does not
+ * exist"), which prints as an orphan (with base type 0) and which
+ * distinct_set_recover binds to a type again, decoding and checking every
+ * key as one of its values; it is never read under another layout.  In
+ * binary input the type itself is resolved with the caller's privileges
+ * (the fields' names are compared, not resolved), and a layout holding
+ * OIDs of types that are not built-in is malformed.  An anonymous record
+ * is the type record (CD_REF_OID 2249) with its fields: read, the fields'
+ * types (each resolved, names with the reader's privileges) give the
+ * canonical row type (key_record.h; each field under its type's
+ * collation: no collation is stored), which must describe back to the
+ * same bytes; sets of records whose fields have the same types are the
+ * same type (and have the same bytes) whatever the fields' collations.
  * A DSET_REF_LOCAL reference binds only to the type of that OID if it is
  * still a domain over the base type written: a dropped type, or another
  * type that got the OID after OID wraparound, is no type, and the set is
@@ -69,9 +97,10 @@
  * 4.2.0.
  *
  * Element types: those whose keys are fixed-width or byte strings
- * (key.h: every value that is "=" to another has the same key).  Types
- * compared by their btree comparator (jsonb, citext, arrays, records,
- * ranges, text under a nondeterministic collation) are refused: equal values
+ * (key.h: every value that is "=" to another has the same key; named
+ * composites and arrays whose fields have such keys: key_record.h).  Types
+ * compared by their btree comparator (jsonb, citext, records and arrays of
+ * those, ranges, text under a nondeterministic collation) are refused: equal values
  * need not have equal images, so no byte-canonical form exists for them.
  * A domain whose own collation is nondeterministic is refused whatever the
  * collation of the call (its values' equality is that collation's).
@@ -103,6 +132,12 @@
 /* type references of stored sets besides value_io.h's CD_REF_OID and _NAME */
 #define DSET_REF_LOCAL		3	/* uint32 OID, uint32 base type OID */
 #define DSET_REF_ORPHAN		4	/* uint32 base type OID, or 0: no type */
+#define DSET_REF_LAYOUT		5	/* records and arrays: shape, type, fields */
+#define DSET_REF_TYPE		6	/* in a layout, on disk: uint32 OID */
+
+/* the shapes of a layout */
+#define DSET_SHAPE_RECORD	1	/* uint16 count, then each field's reference */
+#define DSET_SHAPE_ARRAY	2	/* the element type's reference */
 
 /* key encodings as the format writes them */
 #define DSET_ENC_BOOL		1
@@ -194,6 +229,9 @@ dsk_cmp(const DSKeys *a, uint32 i, const DSKeys *b, uint32 j)
  * cached in fcinfo's fn_extra.
  */
 extern const CDKeyType *dsk_keytype(FunctionCallInfo fcinfo, Oid typid);
+/* The same for anonymous records of a canonical typmod (key_record.h). */
+extern const CDKeyType *dsk_keytype_typmod(FunctionCallInfo fcinfo, Oid typid,
+										   int32 typmod);
 /* ERROR 0A000 unless kt's keys are canonical (fixed-width or bytes). */
 extern void dsk_check_storable(const CDKeyType *kt);
 /* An empty run with room for n keys, in CurrentMemoryContext. */
@@ -338,7 +376,8 @@ extern const CDKeyType *dset_decode_input(FunctionCallInfo fcinfo,
 /*
  * The element type of a stored set, InvalidOid if it has none (gone, or an
  * orphan); reads the header and the type reference only (a prefix of ds
- * suffices: DSET_TYPE_PREFIX bytes).
+ * suffices: DSET_TYPE_PREFIX bytes, but for a layout, DSET_REF_LAYOUT,
+ * which may be longer: its callers read the whole value then).
  */
 #define DSET_TYPE_PREFIX	(DSET_HEADER_SIZE + 1 + 2 * NAMEDATALEN)
 extern Oid	dset_element_type(FunctionCallInfo fcinfo, const bytea *ds);
@@ -352,6 +391,11 @@ extern bytea *dset_orphan(const bytea *ds, Oid basetypid);
 extern const CDKeyType *dset_decode_as(FunctionCallInfo fcinfo,
 									   const bytea *ds, const CDKeyType *kt,
 									   DSKeys *keys);
+/*
+ * The element type's name as the text form writes it: an anonymous
+ * record's as record(type, type, ...).
+ */
+extern char *dset_type_name(const CDKeyType *kt);
 /* ERROR 42804, naming both types, unless sets of a and b can combine. */
 extern void dset_check_same_type(const CDKeyType *a, const CDKeyType *b);
 /*

@@ -15,6 +15,7 @@
  */
 #include "postgres.h"
 
+#include "access/htup_details.h"
 #include "access/transam.h"
 #include "catalog/pg_type.h"
 #include "libpq/pqformat.h"
@@ -23,8 +24,11 @@
 #include "utils/inval.h"
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
+#include "utils/typcache.h"
+#include "funcapi.h"
 
 #include "dset.h"
+#include "key_record.h"
 #include "keypack.h"
 #include "errors.h"
 #include "value_io.h"
@@ -32,7 +36,7 @@
 static int
 format_encoding(const CDKeyType *kt)
 {
-	/* byte keys of records and arrays (key_record.h): not stored yet */
+	/* byte keys of records and arrays (key_record.h): not anonymous ones */
 	if (kt->record != NULL)
 		dsk_check_storable(kt);
 	switch (kt->encoding)
@@ -180,6 +184,8 @@ typedef struct DSRef
 	Oid			written;		/* DSET_REF_LOCAL: the OID written */
 	Oid			basetypid;		/* the base type, if known, else InvalidOid */
 	char	   *name;			/* CD_REF_NAME: "schema.name" */
+	bool		altered;		/* DSET_REF_LAYOUT: the type's layout differs */
+	int32		typmod;			/* an anonymous record's canonical typmod */
 	int			end;			/* offset of what follows the reference */
 } DSRef;
 
@@ -247,14 +253,245 @@ local_type(Oid typid)
 	return &local_types[i];
 }
 
+/* ------------------------------------------------------------------------
+ * Layouts: the element type of a set of records or arrays (dset.h,
+ * DSET_REF_LAYOUT), which names the type and every field type, so that a
+ * set is read only under the layout it was written with.
+ * ------------------------------------------------------------------------
+ */
+
+/* the deepest nesting of layouts a reference may hold (untrusted input) */
+#define LAYOUT_MAX_DEPTH	32
+
+/*
+ * Does a field (or an element type) of type typid take a nested record or
+ * array key (key_record.c's field_init: a composite, or a true array)?
+ * *shape: DSET_SHAPE_*.
+ */
+static bool
+layout_shape(Oid typid, int *shape)
+{
+	Oid			base = getBaseType(typid);
+	Oid			elem;
+
+	if (base == RECORDOID)
+		return false;
+	if (get_typtype(base) == TYPTYPE_COMPOSITE)
+	{
+		*shape = DSET_SHAPE_RECORD;
+		return true;
+	}
+	if (get_typlen(base) != -1)
+		return false;
+	elem = get_element_type(base);
+	if (!OidIsValid(elem) || get_array_type(elem) != base)
+		return false;
+	*shape = DSET_SHAPE_ARRAY;
+	return true;
+}
+
+static bool describe_field(StringInfo buf, Oid typid, bool portable,
+						   int depth);
+
+/*
+ * Append the DSET_REF_LAYOUT reference of typid (of shape) to buf: on disk
+ * (portable false) or in the binary form; false if a field's type cannot be
+ * described (not a built-in type, a domain over one, or a layout).
+ */
+static bool
+describe_layout(StringInfo buf, Oid typid, int32 typmod, int shape,
+				bool portable, int depth)
+{
+	Oid			base = getBaseType(typid);
+
+	if (depth > LAYOUT_MAX_DEPTH)
+		return false;
+	check_stack_depth();
+	pq_sendint8(buf, DSET_REF_LAYOUT);
+	pq_sendint8(buf, (uint8) shape);
+	if (typid < FirstGenbkiObjectId || portable)
+		cd_send_type_ref(buf, typid);
+	else
+	{
+		pq_sendint8(buf, DSET_REF_TYPE);
+		pq_sendint32(buf, typid);
+	}
+	if (shape == DSET_SHAPE_ARRAY)
+		return describe_field(buf, get_element_type(base), portable, depth + 1);
+	else
+	{
+		TupleDesc	d = lookup_rowtype_tupdesc(base, base == RECORDOID ? typmod : -1);
+		int			natts = d->natts;
+		Oid		   *types = palloc(sizeof(Oid) * Max(natts, 1));
+		int			n = 0;
+		int			i;
+
+		/* record keys skip dropped columns (key_record.h) */
+		for (i = 0; i < natts; i++)
+		{
+			Form_pg_attribute a = TupleDescAttr(d, i);
+
+			if (!a->attisdropped)
+				types[n++] = a->atttypid;
+		}
+		ReleaseTupleDesc(d);
+		pq_sendint16(buf, (uint16) n);
+		for (i = 0; i < n; i++)
+		{
+			if (!describe_field(buf, types[i], portable, depth + 1))
+				return false;
+		}
+		pfree(types);
+	}
+	return true;
+}
+
+/*
+ * Append the reference of a field type (or element type) typid: a layout,
+ * a built-in type by OID, else (a domain over a built-in type) its OID and
+ * base type's on disk, its name in the binary form.
+ */
+static bool
+describe_field(StringInfo buf, Oid typid, bool portable, int depth)
+{
+	int			shape;
+	Oid			base;
+
+	if (layout_shape(typid, &shape))
+		return describe_layout(buf, typid, -1, shape, portable, depth);
+	if (typid < FirstGenbkiObjectId)
+	{
+		cd_send_type_ref(buf, typid);
+		return true;
+	}
+	base = getBaseType(typid);
+	if (base >= FirstGenbkiObjectId)
+		return false;
+	if (portable)
+		cd_send_type_ref(buf, typid);
+	else
+	{
+		pq_sendint8(buf, DSET_REF_LOCAL);
+		pq_sendint32(buf, typid);
+		pq_sendint32(buf, base);
+	}
+	return true;
+}
+
+/* skip a NUL-terminated string of a reference */
+static void
+skip_cstring(StringInfo buf)
+{
+	const char *s = buf->data + buf->cursor;
+	const char *z = memchr(s, '\0', buf->len - buf->cursor);
+
+	if (z == NULL)
+		dset_invalid("A type reference is malformed.");
+	buf->cursor += (int) (z - s) + 1;
+}
+
+static void
+skip_bytes(StringInfo buf, int n)
+{
+	if (buf->len - buf->cursor < n)
+		dset_invalid("A type reference is malformed.");
+	buf->cursor += n;
+}
+
+/*
+ * Skip a layout reference after its kind byte, checking only its shape (the
+ * catalog is not read); *disk: it holds on-disk references (OIDs of types
+ * that are not built-in), *named: it holds names.
+ */
+static void
+skip_layout(StringInfo buf, int depth, bool *disk, bool *named)
+{
+	int			shape;
+	int			kind;
+	int			n;
+	int			i;
+
+	if (depth > LAYOUT_MAX_DEPTH)
+		dset_invalid("A type reference is nested too deeply.");
+	check_stack_depth();
+	skip_bytes(buf, 2);
+	shape = (uint8) buf->data[buf->cursor - 2];
+	kind = (uint8) buf->data[buf->cursor - 1];
+	if (kind == CD_REF_OID || kind == DSET_REF_TYPE)
+		skip_bytes(buf, 4);
+	else if (kind == CD_REF_NAME)
+	{
+		skip_cstring(buf);
+		skip_cstring(buf);
+	}
+	else
+		dset_invalid("A type reference is malformed.");
+	*disk |= (kind == DSET_REF_TYPE);
+	*named |= (kind == CD_REF_NAME);
+	if (shape == DSET_SHAPE_ARRAY)
+		n = 1;
+	else if (shape == DSET_SHAPE_RECORD)
+	{
+		skip_bytes(buf, 2);
+		n = ((uint8) buf->data[buf->cursor - 2] << 8) |
+			(uint8) buf->data[buf->cursor - 1];
+		if (n > MaxTupleAttributeNumber)
+			dset_invalid("A type reference is malformed.");
+	}
+	else
+		dset_invalid("A type reference is malformed.");
+	for (i = 0; i < n; i++)
+	{
+		skip_bytes(buf, 1);
+		kind = (uint8) buf->data[buf->cursor - 1];
+		switch (kind)
+		{
+			case CD_REF_OID:
+				skip_bytes(buf, 4);
+				break;
+			case CD_REF_NAME:
+				skip_cstring(buf);
+				skip_cstring(buf);
+				*named = true;
+				break;
+			case DSET_REF_LOCAL:
+				skip_bytes(buf, 8);
+				*disk = true;
+				break;
+			case DSET_REF_LAYOUT:
+				skip_layout(buf, depth + 1, disk, named);
+				break;
+			default:
+				dset_invalid("A type reference is malformed.");
+		}
+	}
+}
+
 /*
  * On disk: a built-in type by its fixed OID (CD_REF_OID, as in version 1),
- * any other type (a domain: the only non-built-in types with canonical
- * keys) by its OID and its base type's (DSET_REF_LOCAL).
+ * records and arrays by their layout (DSET_REF_LAYOUT), any other type (a
+ * domain: the only other non-built-in types with canonical keys) by its OID
+ * and its base type's (DSET_REF_LOCAL).
  */
 static void
 send_type_ref(StringInfo buf, const CDKeyType *kt)
 {
+	int			shape;
+
+	if (kt->record != NULL)
+	{
+		/* an anonymous record: its canonical row type's fields */
+		if (kt->basetypid == RECORDOID)
+			shape = DSET_SHAPE_RECORD;
+		if ((kt->basetypid != RECORDOID && !layout_shape(kt->typid, &shape)) ||
+			!describe_layout(buf, kt->typid, kt->typmod, shape, false, 0))
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("distinct_set cannot hold values of type %s",
+							format_type_be(kt->typid)),
+					 errdetail("Its fields are not all of built-in types, domains over them, composite types or arrays.")));
+		return;
+	}
 	if (kt->typid < FirstGenbkiObjectId)
 	{
 		cd_send_type_ref(buf, kt->typid);
@@ -282,6 +519,284 @@ recv_base_type(StringInfo buf, bool zero_ok)
 		getBaseType(base) != base)
 		dset_invalid("The base type of the element type is not a built-in type.");
 	return base;
+}
+
+/*
+ * Layouts found to bind, cached for the backend (describing a type costs a
+ * few catalog lookups per field, more than reading a small set): the
+ * on-disk reference's bytes and the type they bind to.  Any change to
+ * pg_type, and any relcache invalidation (ALTER TYPE of a composite
+ * changes its relation's attributes), empties the cache.  References with
+ * names (the binary form) are not cached: they are resolved as the reader
+ * may, and names change without either.
+ */
+typedef struct LayoutEntry
+{
+	char	   *ref;			/* in TopMemoryContext */
+	int			len;
+	Oid			typid;
+	int32		typmod;			/* anonymous records: canonical typmod */
+} LayoutEntry;
+
+#define LAYOUT_CACHE 16
+static LayoutEntry layout_cache[LAYOUT_CACHE];
+static int	nlayouts = 0;
+static int	next_layout = 0;
+static bool layout_callbacks = false;
+
+static void
+layouts_reset(void)
+{
+	int			i;
+
+	for (i = 0; i < nlayouts; i++)
+		pfree(layout_cache[i].ref);
+	nlayouts = 0;
+	next_layout = 0;
+}
+
+static void
+layouts_syscache_reset(Datum arg, int cacheid, uint32 hashvalue)
+{
+	layouts_reset();
+}
+
+static void
+layouts_relcache_reset(Datum arg, Oid relid)
+{
+	layouts_reset();
+}
+
+static Oid
+layout_cached(const char *ref, int len, int32 *typmod)
+{
+	int			i;
+
+	for (i = 0; i < nlayouts; i++)
+	{
+		if (layout_cache[i].len == len &&
+			memcmp(layout_cache[i].ref, ref, len) == 0)
+		{
+			*typmod = layout_cache[i].typmod;
+			return layout_cache[i].typid;
+		}
+	}
+	return InvalidOid;
+}
+
+static void
+layout_remember(const char *ref, int len, Oid typid, int32 typmod)
+{
+	LayoutEntry *e;
+
+	if (!layout_callbacks)
+	{
+		CacheRegisterSyscacheCallback(TYPEOID, layouts_syscache_reset, (Datum) 0);
+		CacheRegisterRelcacheCallback(layouts_relcache_reset, (Datum) 0);
+		layout_callbacks = true;
+	}
+	e = &layout_cache[next_layout];
+	if (nlayouts == LAYOUT_CACHE)
+		pfree(e->ref);
+	else
+		nlayouts++;
+	next_layout = (next_layout + 1) % LAYOUT_CACHE;
+	e->ref = MemoryContextAlloc(TopMemoryContext, len);
+	memcpy(e->ref, ref, len);
+	e->len = len;
+	e->typid = typid;
+	e->typmod = typmod;
+}
+
+/* the shape of an element type with a layout (anonymous records too) */
+static bool
+top_shape(Oid typid, int *shape)
+{
+	if (getBaseType(typid) == RECORDOID)
+	{
+		*shape = DSET_SHAPE_RECORD;
+		return true;
+	}
+	return layout_shape(typid, shape);
+}
+
+/*
+ * The type a field reference at buf's cursor names (InvalidOid: none, or
+ * not the one written), resolved as flags say; the cursor moves past it.
+ */
+static Oid
+resolve_field(StringInfo buf, int flags)
+{
+	int			kind = (uint8) buf->data[buf->cursor];
+	char	   *name;
+	Oid			typid;
+	Oid			base;
+	bool		disk = false;
+	bool		named = false;
+	StringInfoData self;
+
+	switch (kind)
+	{
+		case CD_REF_OID:
+		case CD_REF_NAME:
+			return cd_recv_type_ref_ext(buf, flags | CD_REF_MISSING_OK, &kind,
+										&name, CD_WHAT_DSET);
+		case DSET_REF_LOCAL:
+			buf->cursor++;
+			typid = cd_recv_ref_oid_raw(buf, CD_WHAT_DSET);
+			base = cd_recv_ref_oid_raw(buf, CD_WHAT_DSET);
+			if (typid < FirstGenbkiObjectId ||
+				!SearchSysCacheExists1(TYPEOID, ObjectIdGetDatum(typid)) ||
+				getBaseType(typid) != base)
+				return InvalidOid;
+			return typid;
+		case DSET_REF_LAYOUT:
+			/* its own type; the whole layout is compared by the caller */
+			self = *buf;
+			self.cursor += 2;
+			buf->cursor++;
+			skip_layout(buf, 1, &disk, &named);
+			if ((uint8) self.data[self.cursor] == DSET_REF_TYPE)
+			{
+				self.cursor++;
+				typid = cd_recv_ref_oid_raw(&self, CD_WHAT_DSET);
+				if (typid < FirstGenbkiObjectId ||
+					!SearchSysCacheExists1(TYPEOID, ObjectIdGetDatum(typid)))
+					return InvalidOid;
+				return typid;
+			}
+			return cd_recv_type_ref_ext(&self, flags | CD_REF_MISSING_OK,
+										&kind, &name, CD_WHAT_DSET);
+		default:
+			dset_invalid("A type reference is malformed.");
+	}
+}
+
+/*
+ * The canonical typmod of an anonymous record whose layout (after its kind,
+ * shape and type bytes) is at buf's cursor: its fields' types (each field
+ * under its type's collation: stored sets keep no collation), -1 if a field
+ * names no type or the fields cannot have record keys.
+ */
+static int32
+record_layout_typmod(StringInfo buf, int flags)
+{
+	int			n = pq_getmsgint(buf, 2);
+	TupleDesc	d = CreateTemplateTupleDesc(n);
+	int32		typmod;
+	int			i;
+
+	for (i = 0; i < n; i++)
+	{
+		Oid			typid = resolve_field(buf, flags);
+
+		if (!OidIsValid(typid) || getBaseType(typid) == RECORDOID)
+			return -1;
+		TupleDescInitEntry(d, (AttrNumber) (i + 1), NULL, typid, -1, 0);
+		TupleDescInitEntryCollation(d, (AttrNumber) (i + 1),
+									get_typcollation(typid));
+	}
+	typmod = cd_record_rowtype_typmod(d);
+	FreeTupleDesc(d);
+	return typmod;
+}
+
+/*
+ * A layout reference (after its kind byte): its type, named by OID on disk
+ * (CD_REF_OID, DSET_REF_TYPE) or by name in the binary form (CD_REF_NAME,
+ * resolved as flags say), binds only if describing that type now gives the
+ * same bytes: the same fields, of the same types (domains: the same OIDs
+ * and base types on disk, the same names in the binary form), nested
+ * alike.  A type that was altered (ALTER TYPE ... ADD, DROP or ALTER
+ * ATTRIBUTE, of it or of a nested type), or dropped and created again, is
+ * no type for the set (ref->altered if it still exists): its keys are never
+ * read under another layout.  Binary input never holds OIDs of types that
+ * are not built-in.
+ */
+static void
+read_layout_ref(StringInfo buf, int flags, DSRef *ref)
+{
+	int			start = buf->cursor - 1;
+	bool		disk = false;
+	bool		named = false;
+	StringInfoData self;
+	StringInfoData now;
+	int			kind;
+	char	   *name;
+	Oid			typid;
+	bool		cacheable;
+
+	skip_layout(buf, 0, &disk, &named);
+	ref->end = buf->cursor;
+	if (disk && named)
+		dset_invalid("A type reference is malformed.");
+	if (disk && (flags & CD_REF_AS_USER))
+		dset_invalid("A type reference is malformed.");
+	cacheable = !named && !(flags & CD_REF_AS_USER);
+	ref->typmod = -1;
+	if (cacheable &&
+		OidIsValid(typid = layout_cached(buf->data + start, ref->end - start,
+										 &ref->typmod)))
+	{
+		ref->kind = DSET_REF_LAYOUT;
+		ref->written = typid;
+		ref->typid = typid;
+		ref->basetypid = getBaseType(typid);
+		buf->cursor = ref->end;
+		return;
+	}
+
+	/* the type itself, after the kind and shape bytes */
+	self = *buf;
+	self.cursor = start + 2;
+	if ((uint8) self.data[self.cursor] == DSET_REF_TYPE)
+	{
+		self.cursor++;
+		typid = cd_recv_ref_oid_raw(&self, CD_WHAT_DSET);
+		ref->written = typid;
+		if (typid < FirstGenbkiObjectId ||
+			!SearchSysCacheExists1(TYPEOID, ObjectIdGetDatum(typid)))
+			typid = InvalidOid;
+	}
+	else
+	{
+		typid = cd_recv_type_ref_ext(&self, flags | CD_REF_MISSING_OK, &kind,
+									 &name, CD_WHAT_DSET);
+		ref->name = name;
+		ref->written = typid;
+		/* an anonymous record: the row type of its fields' types */
+		if (typid == RECORDOID &&
+			(uint8) buf->data[start + 1] == DSET_SHAPE_RECORD &&
+			(ref->typmod = record_layout_typmod(&self, flags)) < 0)
+		{
+			ref->altered = true;
+			typid = InvalidOid;
+		}
+	}
+	if (OidIsValid(typid))
+	{
+		int			shape;
+		bool		same;
+
+		initStringInfo(&now);
+		same = top_shape(typid, &shape) &&
+			(typid != RECORDOID || ref->typmod >= 0) &&
+			describe_layout(&now, typid, ref->typmod, shape, named, 0) &&
+			now.len == ref->end - start &&
+			memcmp(now.data, buf->data + start, now.len) == 0;
+		pfree(now.data);
+		if (!same)
+		{
+			ref->altered = true;
+			typid = InvalidOid;
+		}
+		else if (cacheable)
+			layout_remember(buf->data + start, ref->end - start, typid,
+							ref->typmod);
+	}
+	ref->typid = typid;
+	ref->basetypid = OidIsValid(typid) ? getBaseType(typid) : InvalidOid;
+	buf->cursor = ref->end;
 }
 
 /*
@@ -323,6 +838,9 @@ read_type_ref(StringInfo buf, int flags, DSRef *ref)
 		case DSET_REF_ORPHAN:
 			ref->basetypid = recv_base_type(buf, true);
 			break;
+		case DSET_REF_LAYOUT:
+			read_layout_ref(buf, flags, ref);
+			break;
 		default:
 			dset_invalid("A type reference is malformed.");
 	}
@@ -346,6 +864,26 @@ type_gone(const DSRef *ref)
 						   base, ref->written, format_type_be(ref->written)) :
 				 errdetail("The set was written for a domain over %s with OID %u, which was dropped.",
 						   base, ref->written),
+				 errhint("distinct_set_recover(set, NULL::type) binds the set's values to a type you name, checking each value.")));
+	if (ref->kind == DSET_REF_LAYOUT && ref->altered)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_OBJECT),
+				 errmsg("element type %s of a distinct_set was altered",
+						format_type_be(ref->written)),
+				 errdetail("The set was written for another layout of the type's fields (ALTER TYPE, or the type was dropped and created again); its values are not read under the new one."),
+				 errhint("distinct_set_recover(set, NULL::type) binds the set's values to a type you name, checking each value.")));
+	if (ref->kind == DSET_REF_LAYOUT && ref->name != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_OBJECT),
+				 errmsg("type \"%s\" of a distinct_set does not exist", ref->name),
+				 errhint("distinct_set_recover(set, NULL::type) binds the set's values to a type you name, checking each value.")));
+	if (ref->kind == DSET_REF_LAYOUT)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_OBJECT),
+				 errmsg("element type %u of a distinct_set does not exist",
+						ref->written),
+				 errdetail("The set was written for a composite or array type with OID %u, which was dropped.",
+						   ref->written),
 				 errhint("distinct_set_recover(set, NULL::type) binds the set's values to a type you name, checking each value.")));
 	if (ref->kind == CD_REF_NAME)
 		ereport(ERROR,
@@ -588,9 +1126,10 @@ parse_header_ext(FunctionCallInfo fcinfo, const bytea *ds, DSHeader *h,
 	h->orphan = !OidIsValid(ref->typid);
 	if (h->orphan && !orphan_ok)
 		type_gone(ref);
-	h->kt = dsk_keytype(fcinfo, h->orphan ?
-						standin_type(ref->basetypid, encoding, width) :
-						ref->typid);
+	h->kt = h->orphan ?
+		dsk_keytype(fcinfo, standin_type(ref->basetypid, encoding, width)) :
+		dsk_keytype_typmod(fcinfo, ref->typid,
+						   ref->kind == DSET_REF_LAYOUT ? ref->typmod : -1);
 	if (format_encoding(h->kt) != encoding || h->kt->width != width)
 		dset_invalid("The key encoding does not match the element type.");
 	if (width > 0 && (Size) h->n * width > DSET_MAX_DECODED)
@@ -891,6 +1430,17 @@ portable(const bytea *ds, const DSRef *ref, bool *orphan)
 				return with_type_ref(ds, ref->end, &r);
 			}
 			break;
+		case DSET_REF_LAYOUT:
+			if (OidIsValid(ref->typid))
+			{
+				int			shape;
+
+				initStringInfo(&r);
+				if (top_shape(ref->typid, &shape) &&
+					describe_layout(&r, ref->typid, ref->typmod, shape, true, 0))
+					return with_type_ref(ds, ref->end, &r);
+			}
+			break;
 		default:
 			*orphan = true;
 			return (bytea *) ds;
@@ -998,9 +1548,38 @@ dset_contains(FunctionCallInfo fcinfo, const bytea *ds, DSHeader *h,
 	return contains_key(fcinfo, ds, h, value);
 }
 
+char *
+dset_type_name(const CDKeyType *kt)
+{
+	TupleDesc	d;
+	StringInfoData s;
+	int			i;
+
+	if (kt->typid != RECORDOID || kt->typmod < 0)
+		return format_type_be(kt->typid);
+	d = lookup_rowtype_tupdesc(RECORDOID, kt->typmod);
+	initStringInfo(&s);
+	appendStringInfoString(&s, "record(");
+	for (i = 0; i < d->natts; i++)
+	{
+		if (i > 0)
+			appendStringInfoString(&s, ", ");
+		appendStringInfoString(&s, format_type_be(TupleDescAttr(d, i)->atttypid));
+	}
+	appendStringInfoChar(&s, ')');
+	ReleaseTupleDesc(d);
+	return s.data;
+}
+
 void
 dset_check_same_type(const CDKeyType *a, const CDKeyType *b)
 {
+	/* anonymous records: of the same column types (canonical typmods) */
+	if (a->typid == RECORDOID && b->typid == RECORDOID && a->typmod != b->typmod)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("cannot combine distinct_sets of types %s and %s",
+						dset_type_name(a), dset_type_name(b))));
 	if (a->typid != b->typid)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATATYPE_MISMATCH),

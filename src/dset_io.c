@@ -29,6 +29,7 @@
  */
 #include "postgres.h"
 
+#include "access/htup_details.h"
 #include "catalog/pg_type.h"
 #include "funcapi.h"
 #include "libpq/pqformat.h"
@@ -36,6 +37,7 @@
 #include "parser/parse_type.h"
 #include "parser/scansup.h"
 #include "utils/array.h"
+#include "utils/arrayaccess.h"
 #include "utils/builtins.h"
 #include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
@@ -46,6 +48,7 @@
 
 #include "dset.h"
 #include "errors.h"
+#include "key_record.h"
 #include "value_io.h"
 
 PG_FUNCTION_INFO_V1(distinct_set_in);
@@ -155,6 +158,81 @@ input_type(const char *typname)
 	return typid;
 }
 
+/*
+ * The canonical typmod (key_record.h) of anonymous records whose column
+ * types text input names as "record(type, type, ...)" (list: from the
+ * parenthesis), each resolved as input_type does; str: the whole input,
+ * for messages.  Commas inside parentheses (numeric(10,2)) and double
+ * quotes do not separate types.
+ */
+static int32
+input_record_type(const char *str, const char *list)
+{
+	Oid		   *types = palloc(sizeof(Oid) * 8);
+	int			ntypes = 0;
+	int			cap = 8;
+	const char *p = list + 1;
+	const char *start = p;
+	int			depth = 0;
+	bool		quoted = false;
+	TupleDesc	d;
+	int32		typmod;
+	int			i;
+
+	for (;; p++)
+	{
+		if (*p == '\0')
+			bad_text(str, "The column types of a record are not closed by a parenthesis.");
+		if (*p == '"')
+			quoted = !quoted;
+		else if (quoted)
+			continue;
+		else if (*p == '(')
+			depth++;
+		else if ((*p == ')' && depth == 0) || (*p == ',' && depth == 0))
+		{
+			const char *b = start;
+			const char *e = p;
+
+			while (b < e && scanner_isspace(*b))
+				b++;
+			while (e > b && scanner_isspace(e[-1]))
+				e--;
+			/* "record()": no columns */
+			if (b == e && *p == ')' && ntypes == 0 && start == list + 1)
+				break;
+			if (b == e)
+				bad_text(str, "A column type of a record is missing.");
+			if (ntypes == MaxTupleAttributeNumber)
+				bad_text(str, "A record has too many columns.");
+			if (ntypes == cap)
+				types = repalloc(types, sizeof(Oid) * (cap *= 2));
+			types[ntypes++] = input_type(pnstrdup(b, e - b));
+			start = p + 1;
+			if (*p == ')')
+				break;
+		}
+		else if (*p == ')')
+			depth--;
+	}
+	if (p[1 + strspn(p + 1, " \t\n\r\f\v")] != '\0')
+		bad_text(str, "Expected nothing after the column types of a record.");
+	d = CreateTemplateTupleDesc(ntypes);
+	for (i = 0; i < ntypes; i++)
+	{
+		TupleDescInitEntry(d, (AttrNumber) (i + 1), NULL, types[i], -1, 0);
+		TupleDescInitEntryCollation(d, (AttrNumber) (i + 1),
+									get_typcollation(types[i]));
+	}
+	typmod = cd_record_rowtype_typmod(d);
+	if (typmod < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("distinct_set cannot hold records of these column types"),
+				 errdetail("Values of a column type can be equal without having the same representation, so a set of them has no canonical form.")));
+	return typmod;
+}
+
 /* the bytes of "\\x" and hex digits (NULL if str is not that) */
 static bytea *
 hex_bytes(const char *str)
@@ -196,6 +274,7 @@ hex_bytes(const char *str)
 
 static bytea *receive(FunctionCallInfo fcinfo, const char *data, int len,
 					  bool *orphan);
+static int32 record_array_typmod(ArrayType *array, Oid typid);
 
 /*
  * distinct_set_in(cstring) -> distinct_set
@@ -209,6 +288,8 @@ distinct_set_in(PG_FUNCTION_ARGS)
 	bool		quoted = false;
 	int			end;
 	Oid			typid;
+	int32		typmod;
+	const char *rest;
 	const CDKeyType *kt;
 	ArrayType  *array;
 	DSKeys		keys;
@@ -249,11 +330,19 @@ distinct_set_in(PG_FUNCTION_ARGS)
 	if (strspn(typname, " \t\n\r\f\v") == strlen(typname))
 		bad_text(str, "The element type is missing.");
 
-	typid = input_type(typname);
-	kt = dsk_keytype(fcinfo, typid);
+	typmod = -1;
+	if (pg_strncasecmp(typname, "record", 6) == 0 &&
+		(rest = typname + 6 + strspn(typname + 6, " \t\n\r\f\v"))[0] == '(')
+	{
+		typid = RECORDOID;
+		typmod = input_record_type(str, rest);
+	}
+	else
+		typid = input_type(typname);
+	kt = dsk_keytype_typmod(fcinfo, typid, typmod);
 
 	array = DatumGetArrayTypeP(OidInputFunctionCall(F_ARRAY_IN, (char *) p,
-													typid, -1));
+													typid, typmod));
 	if (ARR_NDIM(array) > 1)
 		bad_text(str, "The values must be a one-dimensional list.");
 	if (ARR_HASNULL(array))
@@ -352,7 +441,7 @@ distinct_set_out(PG_FUNCTION_ARGS)
 	kt = dset_decode(fcinfo, ds, &keys);
 	array = array_of(kt, kt->basetypid, datums_of(&keys), keys.n);
 	values = OidOutputFunctionCall(F_ARRAY_OUT, PointerGetDatum(array));
-	PG_RETURN_CSTRING(psprintf("%s:%s", format_type_be(kt->typid), values));
+	PG_RETURN_CSTRING(psprintf("%s:%s", dset_type_name(kt), values));
 }
 
 /*
@@ -466,9 +555,34 @@ distinct_set_from_array(PG_FUNCTION_ARGS)
 	if (getBaseType(typid) != ARR_ELEMTYPE(array))
 		typid = ARR_ELEMTYPE(array);
 	check_collation(typid, PG_GET_COLLATION());
-	kt = dsk_keytype(fcinfo, typid);
+	kt = dsk_keytype_typmod(fcinfo, typid, record_array_typmod(array, typid));
 	keys_of_array(fcinfo, array, kt, &keys);
 	PG_RETURN_BYTEA_P(dset_encode(kt, &keys));
+}
+
+/*
+ * An array of anonymous records: the canonical typmod of its first
+ * element's row type (every element must have its column types), else -1.
+ */
+static int32
+record_array_typmod(ArrayType *array, Oid typid)
+{
+	array_iter	iter;
+	int			n = ArrayGetNItems(ARR_NDIM(array), ARR_DIMS(array));
+	int			i;
+
+	if (typid != RECORDOID)
+		return -1;
+	array_iter_setup(&iter, (AnyArrayType *) array);
+	for (i = 0; i < n; i++)
+	{
+		bool		isnull;
+		Datum		v = array_iter_next(&iter, &isnull, i, -1, false, TYPALIGN_DOUBLE);
+
+		if (!isnull)
+			return cd_record_value_typmod(v);
+	}
+	return -1;
 }
 
 /*
@@ -528,6 +642,19 @@ ordered_datums(const CDKeyType *kt, const DSKeys *keys, Oid collation)
 {
 	Datum	   *values = datums_of(keys);
 
+	/*
+	 * Records and arrays (key_record.h): key order is their order unless a
+	 * field's key order is not its (text under a collation other than C);
+	 * a composite's fields compare under their own collations, an array's
+	 * elements under the call's (below).
+	 */
+	if (keys->n > 1 && kt->record != NULL && kt->sort_on_output &&
+		!type_is_collatable(kt->basetypid))
+	{
+		qsort_arg(values, keys->n, sizeof(Datum), compare_datums,
+				  (void *) &kt->ssup);
+		return values;
+	}
 	if (keys->n > 1 && OidIsValid(collation) &&
 		type_is_collatable(kt->basetypid) && !lc_collate_is_c(collation))
 	{
@@ -577,12 +704,13 @@ distinct_set_values(PG_FUNCTION_ARGS)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	DSKeys		keys;
-	const CDKeyType *kt;
+	const CDKeyType *kt = NULL;
 	Datum	   *values;
 	TupleDesc	tupdesc;
 	Tuplestorestate *tupstore;
 	MemoryContext old;
 	Oid			elemtype;
+	bool		rowtype;
 	uint32		i;
 
 	if (rsinfo == NULL || !IsA(rsinfo, ReturnSetInfo) ||
@@ -605,10 +733,33 @@ distinct_set_values(PG_FUNCTION_ARGS)
 		check_domain_values(fcinfo, elemtype, values, keys.n);
 	}
 
+	/*
+	 * A composite (or a domain over one) is returned as its columns; an
+	 * anonymous record as its canonical row type's (the call's column
+	 * definition list must have its column types), or as the list says if
+	 * there are no values.
+	 */
+	rowtype = OidIsValid(elemtype) && type_is_rowtype(elemtype);
 	old = MemoryContextSwitchTo(rsinfo->econtext->ecxt_per_query_memory);
-	tupdesc = CreateTemplateTupleDesc(1);
-	TupleDescInitEntry(tupdesc, (AttrNumber) 1, "distinct_set_values",
-					   elemtype, -1, 0);
+	if (rowtype && elemtype == RECORDOID)
+	{
+		if (kt != NULL)
+			tupdesc = lookup_rowtype_tupdesc_copy(RECORDOID, kt->typmod);
+		else if (rsinfo->expectedDesc != NULL)
+			tupdesc = CreateTupleDescCopy(rsinfo->expectedDesc);
+		else
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("a column definition list is required for functions returning \"record\"")));
+	}
+	else if (rowtype)
+		tupdesc = lookup_rowtype_tupdesc_copy(getBaseType(elemtype), -1);
+	else
+	{
+		tupdesc = CreateTemplateTupleDesc(1);
+		TupleDescInitEntry(tupdesc, (AttrNumber) 1, "distinct_set_values",
+						   elemtype, -1, 0);
+	}
 	tupstore = tuplestore_begin_heap(rsinfo->allowedModes & SFRM_Materialize_Random,
 									 false, work_mem);
 	MemoryContextSwitchTo(old);
@@ -616,7 +767,19 @@ distinct_set_values(PG_FUNCTION_ARGS)
 	{
 		bool		isnull = false;
 
-		tuplestore_putvalues(tupstore, tupdesc, &values[i], &isnull);
+		if (rowtype)
+		{
+			HeapTupleHeader th = DatumGetHeapTupleHeader(values[i]);
+			HeapTupleData tuple;
+
+			tuple.t_len = HeapTupleHeaderGetDatumLength(th);
+			ItemPointerSetInvalid(&tuple.t_self);
+			tuple.t_tableOid = InvalidOid;
+			tuple.t_data = th;
+			tuplestore_puttuple(tupstore, &tuple);
+		}
+		else
+			tuplestore_putvalues(tupstore, tupdesc, &values[i], &isnull);
 		if ((i & 0xFFFF) == 0xFFFF)
 			CHECK_FOR_INTERRUPTS();
 	}
@@ -681,7 +844,13 @@ distinct_set_element_type(PG_FUNCTION_ARGS)
 {
 	bytea	   *ds = (bytea *) PG_DETOAST_DATUM_SLICE(PG_GETARG_DATUM(0), 0,
 													  DSET_TYPE_PREFIX);
-	Oid			typid = dset_element_type(fcinfo, ds);
+	Oid			typid;
+
+	/* a layout (records, arrays) may take more: the whole value */
+	if (VARSIZE_ANY_EXHDR(ds) > DSET_HEADER_SIZE &&
+		((const uint8 *) VARDATA_ANY(ds))[DSET_HEADER_SIZE] == DSET_REF_LAYOUT)
+		ds = PG_GETARG_DSET_P(0);
+	typid = dset_element_type(fcinfo, ds);
 
 	if (!OidIsValid(typid))
 		PG_RETURN_NULL();

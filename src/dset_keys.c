@@ -22,6 +22,7 @@
 #include "compat.h"
 #include "dset.h"
 #include "errors.h"
+#include "key_record.h"
 #include "keypack.h"
 #include "moving.h"
 #include "registry.h"
@@ -32,6 +33,7 @@ typedef struct KeyTypeCacheEntry
 {
 	struct KeyTypeCacheEntry *next;
 	Oid			typid;
+	int32		typmod;
 	CDKeyType	kt;
 } KeyTypeCacheEntry;
 
@@ -57,13 +59,18 @@ dsk_check_storable(const CDKeyType *kt)
 				 errdetail("Its collation %s is nondeterministic: values can be equal without having the same representation, so a set of them has no canonical form.",
 						   get_collation_name(collation)),
 				 errhint("count_distinct and array_agg_distinct accept this type.")));
-	if (kt->record != NULL)
+	/*
+	 * An anonymous record without a canonical row type (the column types
+	 * are not known where it is asked for, or they cannot have record
+	 * keys) cannot be stored.
+	 */
+	if (kt->basetypid == RECORDOID && kt->record == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("distinct_set cannot hold values of type %s",
 						format_type_be(kt->typid)),
-				 errdetail("Stored sets of records and arrays are not supported yet."),
-				 errhint("count_distinct and array_agg_distinct accept this type.")));
+				 errdetail("The column types of the records are not known here, or some of them have no canonical form."),
+				 errhint("Aggregate the records with distinct_set_agg, or name their column types in text input: record(integer, text):{...}.")));
 	if (kt->encoding == CD_KEY_COMPARATOR)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
@@ -86,23 +93,34 @@ key_collation(Oid typid)
 const CDKeyType *
 dsk_keytype(FunctionCallInfo fcinfo, Oid typid)
 {
+	return dsk_keytype_typmod(fcinfo, typid, -1);
+}
+
+const CDKeyType *
+dsk_keytype_typmod(FunctionCallInfo fcinfo, Oid typid, int32 typmod)
+{
 	KeyTypeCacheEntry *e;
 	const CDKeyType *kt;
 
+	if (typid != RECORDOID)
+		typmod = -1;
 	if (cd_query_context(fcinfo) != NULL)
-		kt = cd_registry_keytype(fcinfo, typid, key_collation(typid));
+		kt = cd_registry_keytype_typmod(fcinfo, typid, typmod,
+										key_collation(typid), false);
 	else
 	{
 		/* a hit costs no catalog lookup (once per stored set read) */
 		for (e = (KeyTypeCacheEntry *) fcinfo->flinfo->fn_extra; e != NULL; e = e->next)
 		{
-			if (e->typid == typid)
+			if (e->typid == typid && e->typmod == typmod)
 				return &e->kt;
 		}
 		e = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(KeyTypeCacheEntry));
-		cd_keytype_init(&e->kt, typid, key_collation(typid), fcinfo->flinfo->fn_mcxt);
+		cd_keytype_init_typmod(&e->kt, typid, typmod, key_collation(typid),
+							   fcinfo->flinfo->fn_mcxt);
 		dsk_check_storable(&e->kt);
 		e->typid = typid;
+		e->typmod = typmod;
 		e->next = (KeyTypeCacheEntry *) fcinfo->flinfo->fn_extra;
 		fcinfo->flinfo->fn_extra = e;
 		return &e->kt;

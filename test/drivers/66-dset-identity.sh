@@ -7,7 +7,8 @@
 # orphaned sets (the same bytes as the original's text form reads back),
 # and distinct_set_recover brings the values back, equal to the values
 # kept beside them in an int[] column (SQL set comparison), while a domain
-# recreated under the old name binds to nothing by itself.
+# recreated under the old name binds to nothing by itself.  Sets of named
+# composites and arrays (their layout) the same way, and after ALTER TYPE.
 #
 # Uses the cluster from test/run-all.sh (PGHOST, PGPORT, ...,
 # CD_CLUSTER_BINDIR).  Prints "N passed, N failed"; exits non-zero on any
@@ -150,6 +151,76 @@ if "$BIN/pg_dump" -d ${db}_plain -t recovered -t sets -f "$tmp/rec.sql" 2>"$tmp/
          FROM recovered r JOIN sets USING (k)"
 else
     bad "dump and restore of recovered sets"; cat "$tmp/err"
+fi
+
+# sets of named composites, anonymous records and arrays (a layout: the
+# type and every field type) through pg_dump: restored equal to fresh sets of the values kept
+# beside them; after ALTER TYPE changes a field, the sets are orphans that
+# dump, restore identically and recover; a session that has read them sees
+# another session's ALTER TYPE
+rdb=cd_dsid_rec
+if new_db $rdb && psql_db $rdb >/dev/null 2>"$tmp/err" <<'EOF2'
+CREATE EXTENSION count_distinct;
+CREATE DOMAIN posint AS int CHECK (VALUE >= 0);
+CREATE TYPE pair AS (a posint, b text);
+CREATE TYPE outer_t AS (p pair, arr int[], x numeric);
+CREATE TABLE rsets AS
+SELECT g, distinct_set_agg((i % 7, 't' || i % 5)::pair) AS p,
+       distinct_set_agg(((i % 3, NULL)::pair, ARRAY[i % 2, NULL], i % 4 / 2.0)::outer_t) AS o,
+       distinct_set_agg(ARRAY[i % 3, NULLIF(i % 4, 0)]::posint[]) AS a,
+       distinct_set_agg((i % 7, 't' || i % 5, (i % 2)::posint)) AS r,
+       array_agg((i % 7, 't' || i % 5)::pair::text) AS p_truth,
+       array_agg(((i % 3, NULL)::pair, ARRAY[i % 2, NULL], i % 4 / 2.0)::outer_t::text) AS o_truth
+FROM generate_series(1, 3000) i, LATERAL (SELECT i % 3 AS g) x GROUP BY g;
+EOF2
+then
+    ok "creating sets of composites and arrays"
+    if "$BIN/pg_dump" -Fc -d $rdb -f "$tmp/rec.bin" 2>"$tmp/err" && new_db ${rdb}_r \
+        && "$BIN/pg_restore" --exit-on-error -d ${rdb}_r "$tmp/rec.bin" 2>"$tmp/err"; then
+        check ${rdb}_r "restored sets of composites and arrays equal fresh sets of the values" \
+            "SELECT bool_and(p = distinct_set(p_truth::pair[]) AND o = distinct_set(o_truth::outer_t[])
+                             AND cardinality(p) = (SELECT count(DISTINCT x::pair) FROM unnest(p_truth) x)
+                             AND cardinality(o) = (SELECT count(DISTINCT x::outer_t) FROM unnest(o_truth) x)
+                             AND a::text LIKE 'posint[]:%'
+                             AND r = (SELECT distinct_set_agg((i % 7, 't' || i % 5, (i % 2)::posint))
+                                      FROM generate_series(1, 3000) i WHERE i % 3 = g))
+             FROM rsets"
+        orig=$(psql_db $rdb -c "SELECT string_agg(md5(p::text || o::text || a::text || r::text), ',' ORDER BY g) FROM rsets")
+        rest=$(psql_db ${rdb}_r -c "SELECT string_agg(md5(p::text || o::text || a::text || r::text), ',' ORDER BY g) FROM rsets")
+        if [ -n "$orig" ] && [ "$orig" = "$rest" ]; then ok "restored sets of composites: text forms identical"; else
+            bad "restored sets of composites: text forms differ"; fi
+    else
+        bad "dump and restore of sets of composites"; cat "$tmp/err"
+    fi
+    # a session reads the sets, another alters the nested type, the first
+    # refuses them then
+    printf '%s\n' "SELECT cardinality(o | o) > 0 FROM rsets LIMIT 1;" \
+        "\\! \"$BIN/psql\" -X -q -d $rdb -c 'ALTER TYPE pair ALTER ATTRIBUTE b TYPE varchar'" \
+        "SELECT cardinality(o | o) FROM rsets LIMIT 1;" >"$tmp/session.sql"
+    res=$("$BIN/psql" -X -q -At -d $rdb -f "$tmp/session.sql" 2>&1)
+    case "$res" in
+        t*"element type outer_t of a distinct_set was altered"*)
+            ok "ALTER TYPE of a nested type by another session is seen by one that read the sets" ;;
+        *) bad "ALTER TYPE by another session: $res" ;;
+    esac
+    check $rdb "sets of the altered types print as orphans; arrays of the domain do not" \
+        "SELECT bool_and(p::text LIKE '(orphaned):%' AND o::text LIKE '(orphaned):%' AND a::text LIKE 'posint[]:%') FROM rsets"
+    if "$BIN/pg_dump" -d $rdb -f "$tmp/rec.sql" 2>"$tmp/err" && new_db ${rdb}_o \
+        && psql_db ${rdb}_o -f "$tmp/rec.sql" >/dev/null 2>"$tmp/err"; then
+        orig=$(psql_db $rdb -c "SELECT string_agg(md5(p::text || o::text), ',' ORDER BY g) FROM rsets")
+        rest=$(psql_db ${rdb}_o -c "SELECT string_agg(md5(p::text || o::text), ',' ORDER BY g) FROM rsets")
+        if [ -n "$orig" ] && [ "$orig" = "$rest" ]; then ok "orphaned sets of composites restored identically"; else
+            bad "orphaned sets of composites: text forms differ"; fi
+        check ${rdb}_o "orphaned sets of composites recover to a type of the old layout" \
+            "CREATE TYPE pair_old AS (a posint, b text);
+             SELECT bool_and(distinct_set_to_array(distinct_set_recover(p, NULL::pair_old), NULL::pair_old)
+                             = ARRAY(SELECT DISTINCT x::pair_old FROM unnest(p_truth) x ORDER BY 1))
+             FROM rsets"
+    else
+        bad "dump and restore of orphaned sets of composites"; cat "$tmp/err"
+    fi
+else
+    bad "creating sets of composites and arrays"; cat "$tmp/err"
 fi
 
 echo "$passed passed, $failed failed"

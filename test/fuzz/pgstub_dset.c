@@ -38,6 +38,16 @@ CacheRegisterSyscacheCallback(int cacheid, SyscacheCallbackFunction func,
 {
 }
 
+/*
+ * Stored sets' layout cache (dset_format.c): filled only when a layout
+ * binds, which needs a composite or array type; the stub catalog has none.
+ */
+MemoryContext TopMemoryContext = NULL;
+void
+CacheRegisterRelcacheCallback(RelcacheCallbackFunction func, Datum arg)
+{
+}
+
 void
 appendStringInfoSpaces(StringInfo str, int count)
 {

@@ -508,7 +508,7 @@ FROM (SELECT distinct_set_union_agg(s) OVER (ORDER BY g) AS u,
 SELECT ds_err($$SELECT distinct_set_agg(j) FROM (VALUES ('{"a":1}'::jsonb)) x(j)$$);
 SELECT ds_err($$SELECT distinct_set(ARRAY['[1,2)'::int4range])$$);
 SELECT ds_err($$SELECT 'jsonb:{}'::distinct_set$$);
-SELECT ds_err($$SELECT distinct_set_agg(ARRAY[1])$$);
+SELECT ds_err($$SELECT distinct_set_agg(ARRAY['{}'::jsonb])$$);
 -- arrays of arrays: their elements
 SELECT distinct_set(ARRAY[ARRAY[3, 1], ARRAY[1, NULL]]);
 -- mixed element types: 42804, naming both
