@@ -324,17 +324,32 @@ describe_layout(StringInfo buf, Oid typid, int32 typmod, int shape,
 		int			natts = d->natts;
 		Oid		   *types = palloc(sizeof(Oid) * Max(natts, 1));
 		int			n = 0;
+		bool		keyable = true;
 		int			i;
 
-		/* record keys skip dropped columns (key_record.h) */
+		/*
+		 * record keys skip dropped columns (key_record.h); a column under a
+		 * nondeterministic collation has no key (ALTER TYPE ... ALTER
+		 * ATTRIBUTE ... COLLATE can give a column one after sets of the
+		 * type were stored: they are then of no type, never misread)
+		 */
 		for (i = 0; i < natts; i++)
 		{
 			Form_pg_attribute a = TupleDescAttr(d, i);
 
-			if (!a->attisdropped)
-				types[n++] = a->atttypid;
+			if (a->attisdropped)
+				continue;
+			types[n++] = a->atttypid;
+			if (OidIsValid(a->attcollation) &&
+				!get_collation_isdeterministic(a->attcollation))
+				keyable = false;
 		}
 		ReleaseTupleDesc(d);
+		if (!keyable)
+		{
+			pfree(types);
+			return false;
+		}
 		pq_sendint16(buf, (uint16) n);
 		for (i = 0; i < n; i++)
 		{

@@ -913,6 +913,17 @@ bool get_collation_isdeterministic(Oid colloid) { STUB_UNREACHABLE("get_collatio
 char *get_collation_name(Oid colloid) { STUB_UNREACHABLE("get_collation_name"); }
 bool lc_collate_is_c(Oid collation) { STUB_UNREACHABLE("lc_collate_is_c"); }
 const char *pq_getmsgbytes(StringInfo msg, int datalen) { STUB_UNREACHABLE("pq_getmsgbytes"); }
+/* record fields with a type modifier (key_record.c field_pad): no stub row type has one */
+Datum DirectFunctionCall1Coll(PGFunction func, Oid collation, Datum arg1) { STUB_UNREACHABLE("DirectFunctionCall1Coll"); }
+Datum DirectFunctionCall2Coll(PGFunction func, Oid collation, Datum arg1, Datum arg2) { STUB_UNREACHABLE("DirectFunctionCall2Coll"); }
+Datum DirectFunctionCall3Coll(PGFunction func, Oid collation, Datum arg1, Datum arg2, Datum arg3) { STUB_UNREACHABLE("DirectFunctionCall3Coll"); }
+Datum numeric_in(PG_FUNCTION_ARGS) { STUB_UNREACHABLE("numeric_in"); }
+Datum numeric_abs(PG_FUNCTION_ARGS) { STUB_UNREACHABLE("numeric_abs"); }
+Datum numeric_lt(PG_FUNCTION_ARGS) { STUB_UNREACHABLE("numeric_lt"); }
+Datum numeric_scale(PG_FUNCTION_ARGS) { STUB_UNREACHABLE("numeric_scale"); }
+Datum numeric(PG_FUNCTION_ARGS) { STUB_UNREACHABLE("numeric"); }
+Datum bpcharlen(PG_FUNCTION_ARGS) { STUB_UNREACHABLE("bpcharlen"); }
+Datum bpchar(PG_FUNCTION_ARGS) { STUB_UNREACHABLE("bpchar"); }
 void pq_sendbytes(StringInfo buf, const char *data, int datalen) { STUB_UNREACHABLE("pq_sendbytes"); }
 
 Oid
