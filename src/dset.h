@@ -63,7 +63,8 @@
  * nested DSET_REF_LAYOUT; at most 32 levels deep.  A layout binds only if
  * describing the type named now gives the same bytes (the same fields, of
  * the same types, nested alike): a type altered since (ALTER TYPE ... ADD,
- * DROP or ALTER ATTRIBUTE, of it or a type nested in it), or dropped and
+ * DROP or ALTER ATTRIBUTE, of it or a type nested in it; a column of it
+ * given a nondeterministic collation has no layout), or dropped and
  * created again, is no type for the set (42704, "was altered" or "does not
  * exist"), which prints as an orphan (with base type 0) and which
  * distinct_set_recover binds to a type again, decoding and checking every
