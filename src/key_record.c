@@ -305,7 +305,7 @@ init_layout(CDRecordLayout *l, TupleDesc tupdesc, MemoryContext mcxt)
 	return true;
 }
 
-/* "(type, type, ...)": the column types of a row type, for messages */
+/* "(type, type COLLATE c, ...)": the column types of a row type, for messages */
 static char *
 rowtype_columns(Oid typid, int32 typmod)
 {
@@ -324,6 +324,10 @@ rowtype_columns(Oid typid, int32 typmod)
 		if (s.len > 1)
 			appendStringInfoString(&s, ", ");
 		appendStringInfoString(&s, format_type_be(a->atttypid));
+		if (OidIsValid(a->attcollation) &&
+			a->attcollation != get_typcollation(a->atttypid))
+			appendStringInfo(&s, " COLLATE %s",
+							 quote_identifier(get_collation_name(a->attcollation)));
 	}
 	appendStringInfoChar(&s, ')');
 	ReleaseTupleDesc(d);
@@ -337,13 +341,15 @@ other_rowtype(const CDRecordLayout *l, Oid typid, int32 typmod)
 	if (typid != RECORDOID || l->typid != RECORDOID)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATATYPE_MISMATCH),
-				 errmsg("cannot aggregate records of different types in one group: %s and %s",
-						format_type_be(l->typid), format_type_be(typid))));
+				 errmsg("cannot compare records of different types: %s and %s",
+						format_type_be(l->typid), format_type_be(typid)),
+				 errdetail("The values of one group, or of a stored set and the value compared with it, must be of one row type.")));
 	ereport(ERROR,
 			(errcode(ERRCODE_DATATYPE_MISMATCH),
-			 errmsg("cannot aggregate records of different column types in one group: %s and %s",
+			 errmsg("cannot compare records of different column types: %s and %s",
 					rowtype_columns(l->typid, l->typmod),
-					rowtype_columns(typid, typmod))));
+					rowtype_columns(typid, typmod)),
+			 errdetail("The values of one group, or of a stored set and the value compared with it, must have the same column types and collations.")));
 }
 
 /*
