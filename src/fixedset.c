@@ -30,6 +30,7 @@
 
 #include "errors.h"
 #include "fixedset.h"
+#include "keymerge.h"
 #include "policy.h"
 #include "sort.h"
 
@@ -41,18 +42,22 @@ static const CDDeferRule fixed_defer = {2, 1024 * 1024};
 /* The operations on sorted runs, specialized per key width. */
 #define CDS_KEY uint8
 #define CDS_NAME(x) cd_##x##_u8
+#define CDS_MERGE(x) cd_merge_##x##_u8
 #include "set_keys_template.h"
 
 #define CDS_KEY uint16
 #define CDS_NAME(x) cd_##x##_u16
+#define CDS_MERGE(x) cd_merge_##x##_u16
 #include "set_keys_template.h"
 
 #define CDS_KEY uint32
 #define CDS_NAME(x) cd_##x##_u32
+#define CDS_MERGE(x) cd_merge_##x##_u32
 #include "set_keys_template.h"
 
 #define CDS_KEY uint64
 #define CDS_NAME(x) cd_##x##_u64
+#define CDS_MERGE(x) cd_merge_##x##_u64
 #include "set_keys_template.h"
 
 typedef struct CDRunOps

@@ -39,6 +39,7 @@
 
 #include "errors.h"
 #include "frontset.h"
+#include "keymerge.h"
 #include "keypack.h"
 #include "policy.h"
 #include "serialize.h"
@@ -753,48 +754,24 @@ count_union_records(const CDFrontSet *fs, const CDSortedEntries *e, Size len)
 			RecordStream *sa = side[0];
 			RecordStream *sb = side[1];
 			RecordStream *sc = k == 3 ? side[2] : NULL;
-			const uint64 *a = sa->prefix;
-			const uint64 *b = sb->prefix;
-			const uint64 *c = sc ? sc->prefix : NULL;
-			uint32		ia = sa->i,
+			Size		ia = sa->i,
 						ib = sb->i,
 						ic = sc ? sc->i : 0;
 			uint32		ties = 0;
-			uint32		s;
 
 			if (sc)
-			{
-				for (s = 0; s < steps; s++)
-				{
-					uint64		x = a[ia],
-								y = b[ib],
-								z = c[ic];
-
-					ties += (x == y) | (x == z) | (y == z);
-					ia += (x <= y) & (x <= z);
-					ib += (y <= x) & (y <= z);
-					ic += (z <= x) & (z <= y);
-				}
-			}
+				cd_merge_count_steps3_u64(sa->prefix, &ia, sb->prefix, &ib,
+										  sc->prefix, &ic, steps, &ties);
 			else
-			{
-				for (s = 0; s < steps; s++)
-				{
-					uint64		x = a[ia],
-								y = b[ib];
-
-					ties += (x == y);
-					ia += (x <= y);
-					ib += (y <= x);
-				}
-			}
+				cd_merge_count_steps2_u64(sa->prefix, &ia, sb->prefix, &ib,
+										  steps, &ties);
 			if (ties == 0 || len <= 8)
 			{
 				/* equal prefixes were equal keys, or there were none */
-				sa->i = ia;
-				sb->i = ib;
+				sa->i = (uint32) ia;
+				sb->i = (uint32) ib;
 				if (sc)
-					sc->i = ic;
+					sc->i = (uint32) ic;
 				count += steps;
 				if ((++rounds & 0x3FF) == 0)
 					CHECK_FOR_INTERRUPTS();
