@@ -962,7 +962,7 @@ front_compact(CDSet *set)
  * (in scratch) that the sorted part does not hold, found by one walk.
  */
 static uint32
-front_count(const CDSet *set)
+front_count(CDSet *set)
 {
 	const CDFrontSet *fs = as_front_c(set);
 	CDSortedEntries e;
@@ -1228,31 +1228,7 @@ front_sorted_bytes(const CDSet *set)
 	return as_front_c(set)->rawbytes;
 }
 
-static Size
-front_room_bytes(const CDSet *set)
-{
-	return as_front_c(set)->rawbytes + as_front_c(set)->tailroom;
-}
-
-/* Room for bytes of entries in all: the tail grows, keeping its keys. */
-static CDSet *
-front_resize(CDSet *set, Size bytes, CDAlloc *alloc)
-{
-	CDFrontSet *fs = as_front(set);
-
-	if (bytes > fs->rawbytes + fs->tailroom)
-	{
-		Size		room = bytes - fs->rawbytes;
-
-		fs->tail = fs->tail ? cd_realloc_huge(fs->tail, room) :
-			alloc_huge(fs->mcxt, room);
-		fs->tailroom = room;
-	}
-	return set;
-}
-
 const CDSetOps cd_front_set_ops = {
-	.name = "front-coded byte keys",
 	.create = front_create,
 	.needs_alloc = front_needs_alloc,
 	.add_value = front_add_value,
@@ -1267,9 +1243,6 @@ const CDSetOps cd_front_set_ops = {
 	.memory_size = front_memory_size,
 	.used_bytes = front_used_bytes,
 	.sorted_bytes = front_sorted_bytes,
-	.room_bytes = front_room_bytes,
-	.resize = front_resize,
-	.tail_is_new = NULL,
 };
 
 /* ----------------------------------------------------------------

@@ -1027,9 +1027,9 @@ packed_add_value(CDSet *set, Datum value, CDAlloc *alloc)
  * peaked at 1.25x the keys' raw size: bench/README.md).
  */
 static uint32
-packed_count(const CDSet *set)
+packed_count(CDSet *set)
 {
-	CDPackedSet *ps = (CDPackedSet *) as_packed_c(set);
+	CDPackedSet *ps = as_packed(set);
 	int			width = ps->extra;
 	uint32		ntail = ps->nall - ps->nsorted;
 	char	   *scratch;
@@ -1297,18 +1297,11 @@ packed_sorted_bytes(const CDSet *set)
 	return as_packed_c(set)->data_len + as_packed_c(set)->lazy_len;
 }
 
-static Size
-packed_room_bytes(const CDSet *set)
-{
-	return (Size) as_packed_c(set)->tail_cap * set->extra;
-}
-
 /*
- * The growth policy's resize and tail_is_new are not used: a packed set
- * never moves, and its tail follows tail_target (cd_packed_make_room).
+ * No growth policy (policy.h's CDGrowth): a packed set never moves, and its
+ * tail follows tail_target (cd_packed_make_room).
  */
 const CDSetOps cd_packed_set_ops = {
-	.name = "packed fixed-width keys",
 	.create = packed_create,
 	.needs_alloc = packed_needs_alloc,
 	.add_value = packed_add_value,
@@ -1323,7 +1316,4 @@ const CDSetOps cd_packed_set_ops = {
 	.memory_size = packed_memory_size,
 	.used_bytes = packed_used_bytes,
 	.sorted_bytes = packed_sorted_bytes,
-	.room_bytes = packed_room_bytes,
-	.resize = NULL,
-	.tail_is_new = NULL,
 };
