@@ -24,19 +24,21 @@
  */
 
 /*
- * Union, forward: out[*io ...] gets steps keys, each the smaller of a[*ia]
- * and b[*ib].
+ * Union, forward: out[*io ...] gets, each step, the smaller of a[*ia] and
+ * b[*ib].  With exact (a constant at each call), steps steps; else while
+ * *ia < na and *ib < bstop.
  */
 static pg_attribute_always_inline void
-CDM_NAME(union_steps) (const CDM_KEY *a, Size *ia, const CDM_KEY *b, Size *ib,
-					   CDM_KEY *out, Size *io, Size steps)
+CDM_NAME(union_forward) (const CDM_KEY *a, Size *ia, Size na,
+						 const CDM_KEY *b, Size *ib, Size bstop,
+						 CDM_KEY *out, Size *io, Size steps, bool exact)
 {
 	Size		xa = *ia,
 				xb = *ib,
 				xo = *io,
 				end = xo + steps;
 
-	while (xo < end)
+	while (exact ? xo < end : (xa < na && xb < bstop))
 	{
 		CDM_KEY		x = a[xa];
 		CDM_KEY		y = b[xb];
@@ -50,34 +52,27 @@ CDM_NAME(union_steps) (const CDM_KEY *a, Size *ia, const CDM_KEY *b, Size *ib,
 	*io = xo;
 }
 
+/* Union, forward: steps keys to out[*io ...]. */
+static pg_attribute_always_inline void
+CDM_NAME(union_steps) (const CDM_KEY *a, Size *ia, const CDM_KEY *b, Size *ib,
+					   CDM_KEY *out, Size *io, Size steps)
+{
+	CDM_NAME(union_forward) (a, ia, 0, b, ib, 0, out, io, steps, true);
+}
+
 /*
- * Union, forward, until a side ends: as union_steps, while *ia < na and
- * *ib < bstop (bstop at most b's length: a caller that checks for
- * interrupts every so many keys of b passes a nearer one).  Two bound
- * checks a step, for callers whose inputs are whole arrays rather than
- * batches: a bound of steps alone would shrink to nothing when one side
- * has few keys left, all above the other's.
+ * Union, forward, until a side ends: while *ia < na and *ib < bstop
+ * (bstop at most b's length: a caller that checks for interrupts every so
+ * many keys of b passes a nearer one).  Two bound checks a step, for
+ * callers whose inputs are whole arrays rather than batches: a bound of
+ * steps alone would shrink to nothing when one side has few keys left, all
+ * above the other's.
  */
 static pg_attribute_always_inline void
 CDM_NAME(union_upto) (const CDM_KEY *a, Size *ia, Size na, const CDM_KEY *b,
 					  Size *ib, Size bstop, CDM_KEY *out, Size *io)
 {
-	Size		xa = *ia,
-				xb = *ib,
-				xo = *io;
-
-	while (xa < na && xb < bstop)
-	{
-		CDM_KEY		x = a[xa];
-		CDM_KEY		y = b[xb];
-
-		out[xo++] = x <= y ? x : y;
-		xa += (x <= y);
-		xb += (y <= x);
-	}
-	*ia = xa;
-	*ib = xb;
-	*io = xo;
+	CDM_NAME(union_forward) (a, ia, na, b, ib, bstop, out, io, 0, false);
 }
 
 /*
