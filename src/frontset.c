@@ -4,11 +4,11 @@
  *	  The set of many byte keys with its sorted part front-coded
  *	  (frontset.h): compaction, counting, merging, growth of the tail.
  *
- * The sorted part is one array of keys in keypack.h's byte form: for each
+ * The sorted part is one array of keys in serialkeys.h's byte form: for each
  * key, the length of the prefix it shares with the key before it and the
  * length of the rest (varints), then the rest.  The first key shares
- * nothing; the form is canonical, so the array is exactly what cd_pack_bytes
- * writes for the same keys.
+ * nothing; the form is canonical, so the array is exactly what
+ * cd_serial_write_bytes writes for the same keys.
  *
  * Compaction sorts and deduplicates the tail (varentry.h) and merges it
  * into the sorted part in one pass, in place: the array grows by a bound of
@@ -40,7 +40,7 @@
 #include "errors.h"
 #include "frontset.h"
 #include "keymerge.h"
-#include "keypack.h"
+#include "serialkeys.h"
 #include "policy.h"
 #include "serialize.h"
 #include "varentry.h"
@@ -1126,7 +1126,7 @@ front_reader(const CDSet *set, CDKeyReader *r)
 	cd_key_reader_init(r, d, set->nsorted, NULL, read_bytes);
 }
 
-/* The sorted keys are kept in keypack.h's byte form: copied as they are. */
+/* The sorted keys are kept in serialkeys.h's byte form: copied as they are. */
 static bool
 front_serial_form(const CDSet *set, Size *bytes)
 {
@@ -1257,7 +1257,7 @@ cd_front_size(const CDSet *set)
 
 	Assert(set->nall == set->nsorted);
 	cd_set_ops(set)->reader(set, &r);
-	return cd_pack_bytes_size(&r);
+	return cd_serial_bytes_size(&r);
 }
 
 bool

@@ -26,7 +26,7 @@
  * never), and when none is new the blocks are left as they are.
  *
  * Nothing here comes from outside: serialized states are decoded and
- * checked by keypack.c before their keys reach build's writer.
+ * checked by serialkeys.c before their keys reach build's writer.
  *
  *-------------------------------------------------------------------------
  */
@@ -39,7 +39,7 @@
 
 #include "errors.h"
 #include "blockcodec.h"
-#include "keypack.h"
+#include "serialkeys.h"
 #include "keyunion.h"
 #include "packedset.h"
 #include "policy.h"
@@ -1181,10 +1181,10 @@ packed_reader(const CDSet *set, CDKeyReader *r)
 }
 
 /*
- * A block's bytes are keypack.h's form of it without its head (packedset.h),
- * except that a block of one key (the last) has a b byte here and none
- * there: a serialized state is the blocks with their heads put back, in
- * big-endian order.  A lazy set's keys are not checked yet: they go through
+ * A block's bytes are its serial form (serialkeys.h) without its head
+ * (packedset.h), except that a block of one key (the last) has a b byte
+ * here and none there: a serialized state is the blocks with their heads
+ * put back, in big-endian order.  A lazy set's keys are not checked yet: they go through
  * the reader, which checks them.
  */
 static bool
@@ -1221,7 +1221,7 @@ packed_write_serial(const CDSet *set, char *dst)
 		for (j = width - 1; j >= 0; j--)
 			*out++ = (uint8) (head >> (8 * j));
 		if (block_len(ps->nsorted, bi) == 1)
-			continue;			/* no b byte in keypack.h's form */
+			continue;			/* no b byte in serialkeys.h's form */
 		memcpy(out, ps->data + from, to - from);
 		out += to - from;
 	}

@@ -150,7 +150,7 @@ typedef struct CDSetOps
 	void		(*reader) (const CDSet *set, CDKeyReader *r);
 	/*
 	 * Optional (NULL: never).  Does a compacted set hold its sorted keys in
-	 * keypack.h's form, so that a serialized state copies them instead of
+	 * serialkeys.h's form, so that a serialized state copies them instead of
 	 * decoding and encoding them again?  If so, sets *bytes to their size;
 	 * write_serial then writes exactly those bytes to dst.
 	 */

@@ -46,7 +46,7 @@
 
 #include "errors.h"
 #include "frontset.h"
-#include "keypack.h"
+#include "serialkeys.h"
 #include "policy.h"
 #include "varentry.h"
 #include "varset.h"
