@@ -17,6 +17,6 @@ $CC -O2 -g -Wall -Werror -Wno-unused-function ${CD_BENCH_CFLAGS:-} \
     bench/micro/set_bench.c test/fuzz/pgstub.c \
     src/packedset.c src/keyunion.c src/fixedset.c src/set.c src/varset.c \
     src/varentry.c src/frontset.c src/policy.c src/sort.c src/key.c src/key_record.c \
-    src/errors.c src/serialize.c src/keypack.c src/blockcodec.c src/frontcode.c src/value_io.c src/alloc.c \
+    src/errors.c src/serialize.c src/serialkeys.c src/blockcodec.c src/frontcode.c src/value_io.c src/alloc.c \
     src/registry.c
 "$tmp/set_bench" "${1:-10000000}" "${2:-5}"

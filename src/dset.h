@@ -15,7 +15,7 @@
  *	  offset 8  the element type (below, "Element type identity"), then
  *	            the collation: always "none" in version 1 (see below),
  *	            then the n keys, strictly increasing, in one of two layouts:
- *	  - blocks (flags 0), as in serialized states (keypack.h): fixed-width
+ *	  - blocks (flags 0), as in serialized states (serialkeys.h): fixed-width
  *	    keys in blocks of 128 (the first key in full, then the gaps minus
  *	    one in the fewest bits that hold the block's largest); byte keys
  *	    front-coded (shared prefix length, rest length, rest);
@@ -222,7 +222,7 @@ dsk_cmp(const DSKeys *a, uint32 i, const DSKeys *b, uint32 j)
 	return cd_varkey_compare_bytes(a->ptr[i], a->len[i], b->ptr[j], b->len[j]);
 }
 
-/* dset_keys.c: the one place that uses the set and keypack modules */
+/* dset_keys.c: the one place that uses the set and serialkeys modules */
 
 /*
  * The key type of stored sets of typid (ERROR 0A000 for types without
@@ -288,7 +288,7 @@ extern void dsk_validate_values(const DSKeys *k);
 extern bool dsk_keys_all_valid(const CDKeyType *kt);
 /* A reader of k's keys (keystream.h). */
 extern void dsk_reader(const DSKeys *k, CDKeyReader *r);
-/* Packed keys (keypack.h) and back; unpacking validates everything. */
+/* Packed keys (serialkeys.h) and back; unpacking validates everything. */
 extern Size dsk_packed_size(const DSKeys *k);
 extern void dsk_pack(StringInfo buf, const DSKeys *k);
 extern void dsk_unpack(StringInfo buf, DSKeys *k, const CDKeyType *kt,

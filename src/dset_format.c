@@ -8,7 +8,7 @@
  * type must exist, be the type written, dset.h's "Element type identity",
  * and give exactly the stored encoding and width), the
  * count against the bytes left (before allocating), and the keys as
- * keypack.h checks them (canonical packing, strictly increasing, valid
+ * serialkeys.h checks them (canonical packing, strictly increasing, valid
  * keys of the type); no byte may be left over.
  *
  *-------------------------------------------------------------------------
@@ -29,7 +29,7 @@
 
 #include "dset.h"
 #include "key_record.h"
-#include "keypack.h"
+#include "serialkeys.h"
 #include "errors.h"
 #include "value_io.h"
 
@@ -1038,14 +1038,14 @@ dset_encode_fixed(const CDKeyType *kt, CDKeyReader *r, int64 nruns)
 
 	r->pos = 0;
 	if (nruns >= 0)
-		cd_pack_fixed(&buf, r, kt->width);
+		cd_serial_write_fixed(&buf, r, kt->width);
 	else
 	{
 		rc.inner = r;
 		rc.nruns = 0;
 		rc.last = 0;
 		cd_key_reader_init(&rc.r, &rc, r->count, count_runs_next, NULL);
-		cd_pack_fixed(&buf, &rc.r, kt->width);
+		cd_serial_write_fixed(&buf, &rc.r, kt->width);
 		nruns = rc.nruns;
 	}
 	blocks = buf.len - start;
@@ -1981,7 +1981,10 @@ runs_stats(DSRunSource *src, int width, RunsStats *st)
 	st->blocks_size = bs.size;
 }
 
-/* a reader of a source's keys one by one (keystream.h), for cd_pack_fixed */
+/*
+ * a reader of a source's keys one by one (keystream.h), for
+ * cd_serial_write_fixed
+ */
 typedef struct RunKeys
 {
 	CDKeyReader r;
@@ -2044,7 +2047,7 @@ write_layout(StringInfo buf, int width, DSRunSource *src, bool runs,
 		join_start(&rk.j, src);
 		rk.have = join_next(&rk.j, &rk.k, &rk.l);
 		cd_key_reader_init(&rk.r, &rk, 0, run_keys_next, NULL);
-		cd_pack_fixed(buf, &rk.r, width);
+		cd_serial_write_fixed(buf, &rk.r, width);
 	}
 }
 

@@ -4,7 +4,7 @@
  *	  Stored sets (dset.h): the adapter to the rest of the extension.  The
  *	  one file that builds sorted, distinct keys with the count_distinct
  *	  set (set.h, through its interface: readers of sorted keys), turns keys
- *	  into values and back (key.h) and packs and unpacks them (keypack.h,
+ *	  into values and back (key.h) and packs and unpacks them (serialkeys.h,
  *	  from readers and into writers of keystream.h).
  *
  *-------------------------------------------------------------------------
@@ -23,7 +23,7 @@
 #include "dset.h"
 #include "errors.h"
 #include "key_record.h"
-#include "keypack.h"
+#include "serialkeys.h"
 #include "moving.h"
 #include "registry.h"
 #include "set.h"
@@ -37,7 +37,8 @@ typedef struct KeyTypeCacheEntry
 	CDKeyType	kt;
 } KeyTypeCacheEntry;
 
-StaticAssertDecl(DSET_BLOCK == CD_BLOCK_KEYS, "the stored format's blocks are keypack's");
+StaticAssertDecl(DSET_BLOCK == CD_BLOCK_KEYS,
+				 "the stored format's blocks are the serial form's");
 
 void
 dsk_check_storable(const CDKeyType *kt)
@@ -336,7 +337,7 @@ dsk_canonical_bounds(const CDKeyType *kt, uint64 bounds[5])
 	}
 }
 
-/* A reader of k's keys (keystream.h), for keypack. */
+/* A reader of k's keys (keystream.h), for serialkeys. */
 static uint32
 read_fixed(CDKeyReader *r, uint64 *dst, uint32 max)
 {
@@ -398,9 +399,9 @@ packed_size(const DSKeys *k, CDKeyReader *r)
 
 	r->pos = 0;
 	if (k->width > 0)
-		size = cd_pack_fixed_size(r, k->width, DSET_MAX_SIZE);
+		size = cd_serial_fixed_size(r, k->width, DSET_MAX_SIZE);
 	else
-		size = cd_pack_bytes_size(r);
+		size = cd_serial_bytes_size(r);
 	r->pos = 0;
 	return size;
 }
@@ -430,9 +431,9 @@ dsk_pack(StringInfo buf, const DSKeys *k)
 						   k->n, size)));
 	enlargeStringInfo(buf, (int) size);
 	if (k->width > 0)
-		cd_pack_fixed(buf, &r, k->width);
+		cd_serial_write_fixed(buf, &r, k->width);
 	else
-		cd_pack_bytes(buf, &r);
+		cd_serial_write_bytes(buf, &r);
 }
 
 static void
@@ -445,7 +446,7 @@ too_large_to_decode(uint32 n)
 }
 
 /*
- * The bytes the n front-coded keys at buf's cursor decode to (keypack.h:
+ * The bytes the n front-coded keys at buf's cursor decode to (serialkeys.h:
  * each key as the LEB128 lengths of the prefix it shares with the previous
  * key and of the rest, then the rest), read without decoding; PG_UINT64_MAX
  * for malformed input (which decoding then refuses).
@@ -471,7 +472,7 @@ decoded_bytes_size(StringInfo buf, uint32 n)
 	return total;
 }
 
-/* A writer into DSKeys (keystream.h), for keypack. */
+/* A writer into DSKeys (keystream.h), for serialkeys. */
 typedef struct KeysWriter
 {
 	DSKeys	   *k;
@@ -518,7 +519,7 @@ dsk_unpack(StringInfo buf, DSKeys *k, const CDKeyType *kt, uint32 n)
 			too_large_to_decode(n);
 		dsk_alloc(k, kt, n);
 		cd_key_writer_init(&w, &kw, put_fixed, NULL);
-		cd_unpack_fixed(buf, kt, n, &w, CD_WHAT_DSET);
+		cd_serial_read_fixed(buf, kt, n, &w, CD_WHAT_DSET);
 	}
 	else
 	{
@@ -540,7 +541,7 @@ dsk_unpack(StringInfo buf, DSKeys *k, const CDKeyType *kt, uint32 n)
 		 */
 		kw.arena = MemoryContextAllocHuge(CurrentMemoryContext, Max(bytes, 1));
 		cd_key_writer_init(&w, &kw, NULL, put_bytes);
-		cd_unpack_bytes(buf, kt, n, &w, CD_WHAT_DSET);
+		cd_serial_read_bytes(buf, kt, n, &w, CD_WHAT_DSET);
 	}
 	Assert(k->n == n);
 }

@@ -27,6 +27,7 @@
 #include "utils/builtins.h"
 
 #include "dset.h"
+#include "keymerge.h"
 
 /* one run is "much shorter" when this many times shorter: gallop */
 #define GALLOP_RATIO	32
@@ -87,23 +88,25 @@ dsk_lower_bound(const DSKeys *a, uint32 lo, const DSKeys *b, uint32 j)
 #define MERGE_BOTH	0x02		/* keys in both */
 #define MERGE_B		0x04		/* keys only in b */
 
-/* the branch-free union of runs of fixed-width keys of type T into out */
-#define UNION_FIXED(T) \
+/*
+ * The branch-free union of runs of fixed-width keys of width W into out
+ * (keymerge.h), checking for interrupts every 2^20 keys of b.
+ */
+#define UNION_FIXED(W) \
 	do { \
-		const T    *x = (const T *) a->fixed; \
-		const T    *y = (const T *) b->fixed; \
-		T		   *z = (T *) out->fixed; \
+		Size		xi = i, xj = j, xo = o; \
 		\
-		while (i < na && j < nb) \
+		while (xi < na && xj < nb) \
 		{ \
-			T			u = x[i], v = y[j]; \
-			\
-			z[o++] = u <= v ? u : v; \
-			i += u <= v; \
-			j += v <= u; \
-			if ((o & 0xFFFFF) == 0) \
-				CHECK_FOR_INTERRUPTS(); \
+			cd_merge_union_upto_u##W((const uint##W *) a->fixed, &xi, na, \
+									 (const uint##W *) b->fixed, &xj, \
+									 Min(nb, xj + ((Size) 1 << 20)), \
+									 (uint##W *) out->fixed, &xo); \
+			CHECK_FOR_INTERRUPTS(); \
 		} \
+		i = (uint32) xi; \
+		j = (uint32) xj; \
+		o = (uint32) xo; \
 	} while (0)
 
 /* keys [from, to) of in, of class cls: into out if kept, else counted */
@@ -167,16 +170,16 @@ merge_keys(DSKeys *out, const DSKeys *a, const DSKeys *b, int keep,
 		switch (a->width)
 		{
 			case 1:
-				UNION_FIXED(uint8);
+				UNION_FIXED(8);
 				break;
 			case 2:
-				UNION_FIXED(uint16);
+				UNION_FIXED(16);
 				break;
 			case 4:
-				UNION_FIXED(uint32);
+				UNION_FIXED(32);
 				break;
 			case 8:
-				UNION_FIXED(uint64);
+				UNION_FIXED(64);
 				break;
 			default:
 				break;

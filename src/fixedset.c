@@ -30,29 +30,32 @@
 
 #include "errors.h"
 #include "fixedset.h"
+#include "keymerge.h"
 #include "policy.h"
 #include "sort.h"
 
-/* deferral: while the tail is below half of the sorted keys, below 1 MB */
-static const CDDeferRule fixed_defer = {2, 1024 * 1024};
 
 #define CD_FIXED_PROBES		8	/* tail keys probed before deferring */
 
 /* The operations on sorted runs, specialized per key width. */
 #define CDS_KEY uint8
 #define CDS_NAME(x) cd_##x##_u8
+#define CDS_MERGE(x) cd_merge_##x##_u8
 #include "set_keys_template.h"
 
 #define CDS_KEY uint16
 #define CDS_NAME(x) cd_##x##_u16
+#define CDS_MERGE(x) cd_merge_##x##_u16
 #include "set_keys_template.h"
 
 #define CDS_KEY uint32
 #define CDS_NAME(x) cd_##x##_u32
+#define CDS_MERGE(x) cd_merge_##x##_u32
 #include "set_keys_template.h"
 
 #define CDS_KEY uint64
 #define CDS_NAME(x) cd_##x##_u64
+#define CDS_MERGE(x) cd_merge_##x##_u64
 #include "set_keys_template.h"
 
 typedef struct CDRunOps
@@ -291,11 +294,25 @@ fixed_tail_is_new(const CDSet *set)
 											  CD_FIXED_PROBES);
 }
 
+static Size
+fixed_room_bytes(const CDSet *set)
+{
+	return (Size) as_fixed_c(set)->capacity * set->extra;
+}
+
+/* deferral: while the tail is below half of the sorted keys, below 1 MB */
+static const CDGrowth fixed_growth = {
+	.defer = {2, 1024 * 1024},
+	.header = CD_FIXED_HEADER_SIZE,
+	.room_bytes = fixed_room_bytes,
+	.resize = fixed_resize,
+	.tail_is_new = fixed_tail_is_new,
+};
+
 CDSet *
 cd_fixed_make_room(CDSet *set, CDAlloc *alloc)
 {
-	return cd_set_make_room(set, &fixed_defer, CD_FIXED_HEADER_SIZE,
-							set->extra, alloc);
+	return cd_set_make_room(set, &fixed_growth, set->extra, alloc);
 }
 
 static bool
@@ -315,7 +332,7 @@ fixed_add_value(CDSet *set, Datum value, CDAlloc *alloc)
  * deduplicated in scratch, less its keys already in the prefix.
  */
 static uint32
-fixed_count(const CDSet *set)
+fixed_count(CDSet *set)
 {
 	const CDFixedSet *fs = as_fixed_c(set);
 	const CDRunOps *ops;
@@ -479,14 +496,7 @@ fixed_sorted_bytes(const CDSet *set)
 	return (Size) set->nsorted * set->extra;
 }
 
-static Size
-fixed_room_bytes(const CDSet *set)
-{
-	return (Size) as_fixed_c(set)->capacity * set->extra;
-}
-
 const CDSetOps cd_fixed_set_ops = {
-	.name = "fixed-width keys",
 	.create = fixed_create,
 	.needs_alloc = fixed_needs_alloc,
 	.add_value = fixed_add_value,
@@ -501,7 +511,4 @@ const CDSetOps cd_fixed_set_ops = {
 	.memory_size = fixed_memory_size,
 	.used_bytes = fixed_used_bytes,
 	.sorted_bytes = fixed_sorted_bytes,
-	.room_bytes = fixed_room_bytes,
-	.resize = fixed_resize,
-	.tail_is_new = fixed_tail_is_new,
 };

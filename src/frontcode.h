@@ -7,7 +7,7 @@
  *
  * The form is canonical (one form per run of keys: the shared prefix is
  * the longest).  Front-coded sets keep their sorted part so (frontset.h),
- * serialized states and stored sets their byte keys (keypack.h).
+ * serialized states and stored sets their byte keys (serialkeys.h).
  *
  * Two modes of decoding:
  * - trusting (CDFrontDecoder): our own memory; no check;

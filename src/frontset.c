@@ -4,11 +4,11 @@
  *	  The set of many byte keys with its sorted part front-coded
  *	  (frontset.h): compaction, counting, merging, growth of the tail.
  *
- * The sorted part is one array of keys in keypack.h's byte form: for each
+ * The sorted part is one array of keys in serialkeys.h's byte form: for each
  * key, the length of the prefix it shares with the key before it and the
  * length of the rest (varints), then the rest.  The first key shares
- * nothing; the form is canonical, so the array is exactly what cd_pack_bytes
- * writes for the same keys.
+ * nothing; the form is canonical, so the array is exactly what
+ * cd_serial_write_bytes writes for the same keys.
  *
  * Compaction sorts and deduplicates the tail (varentry.h) and merges it
  * into the sorted part in one pass, in place: the array grows by a bound of
@@ -39,7 +39,8 @@
 
 #include "errors.h"
 #include "frontset.h"
-#include "keypack.h"
+#include "keymerge.h"
+#include "serialkeys.h"
 #include "policy.h"
 #include "serialize.h"
 #include "varentry.h"
@@ -753,48 +754,24 @@ count_union_records(const CDFrontSet *fs, const CDSortedEntries *e, Size len)
 			RecordStream *sa = side[0];
 			RecordStream *sb = side[1];
 			RecordStream *sc = k == 3 ? side[2] : NULL;
-			const uint64 *a = sa->prefix;
-			const uint64 *b = sb->prefix;
-			const uint64 *c = sc ? sc->prefix : NULL;
-			uint32		ia = sa->i,
+			Size		ia = sa->i,
 						ib = sb->i,
 						ic = sc ? sc->i : 0;
 			uint32		ties = 0;
-			uint32		s;
 
 			if (sc)
-			{
-				for (s = 0; s < steps; s++)
-				{
-					uint64		x = a[ia],
-								y = b[ib],
-								z = c[ic];
-
-					ties += (x == y) | (x == z) | (y == z);
-					ia += (x <= y) & (x <= z);
-					ib += (y <= x) & (y <= z);
-					ic += (z <= x) & (z <= y);
-				}
-			}
+				cd_merge_count_steps3_u64(sa->prefix, &ia, sb->prefix, &ib,
+										  sc->prefix, &ic, steps, &ties);
 			else
-			{
-				for (s = 0; s < steps; s++)
-				{
-					uint64		x = a[ia],
-								y = b[ib];
-
-					ties += (x == y);
-					ia += (x <= y);
-					ib += (y <= x);
-				}
-			}
+				cd_merge_count_steps2_u64(sa->prefix, &ia, sb->prefix, &ib,
+										  steps, &ties);
 			if (ties == 0 || len <= 8)
 			{
 				/* equal prefixes were equal keys, or there were none */
-				sa->i = ia;
-				sb->i = ib;
+				sa->i = (uint32) ia;
+				sb->i = (uint32) ib;
 				if (sc)
-					sc->i = ic;
+					sc->i = (uint32) ic;
 				count += steps;
 				if ((++rounds & 0x3FF) == 0)
 					CHECK_FOR_INTERRUPTS();
@@ -985,7 +962,7 @@ front_compact(CDSet *set)
  * (in scratch) that the sorted part does not hold, found by one walk.
  */
 static uint32
-front_count(const CDSet *set)
+front_count(CDSet *set)
 {
 	const CDFrontSet *fs = as_front_c(set);
 	CDSortedEntries e;
@@ -1149,7 +1126,7 @@ front_reader(const CDSet *set, CDKeyReader *r)
 	cd_key_reader_init(r, d, set->nsorted, NULL, read_bytes);
 }
 
-/* The sorted keys are kept in keypack.h's byte form: copied as they are. */
+/* The sorted keys are kept in serialkeys.h's byte form: copied as they are. */
 static bool
 front_serial_form(const CDSet *set, Size *bytes)
 {
@@ -1251,31 +1228,7 @@ front_sorted_bytes(const CDSet *set)
 	return as_front_c(set)->rawbytes;
 }
 
-static Size
-front_room_bytes(const CDSet *set)
-{
-	return as_front_c(set)->rawbytes + as_front_c(set)->tailroom;
-}
-
-/* Room for bytes of entries in all: the tail grows, keeping its keys. */
-static CDSet *
-front_resize(CDSet *set, Size bytes, CDAlloc *alloc)
-{
-	CDFrontSet *fs = as_front(set);
-
-	if (bytes > fs->rawbytes + fs->tailroom)
-	{
-		Size		room = bytes - fs->rawbytes;
-
-		fs->tail = fs->tail ? cd_realloc_huge(fs->tail, room) :
-			alloc_huge(fs->mcxt, room);
-		fs->tailroom = room;
-	}
-	return set;
-}
-
 const CDSetOps cd_front_set_ops = {
-	.name = "front-coded byte keys",
 	.create = front_create,
 	.needs_alloc = front_needs_alloc,
 	.add_value = front_add_value,
@@ -1290,9 +1243,6 @@ const CDSetOps cd_front_set_ops = {
 	.memory_size = front_memory_size,
 	.used_bytes = front_used_bytes,
 	.sorted_bytes = front_sorted_bytes,
-	.room_bytes = front_room_bytes,
-	.resize = front_resize,
-	.tail_is_new = NULL,
 };
 
 /* ----------------------------------------------------------------
@@ -1307,7 +1257,7 @@ cd_front_size(const CDSet *set)
 
 	Assert(set->nall == set->nsorted);
 	cd_set_ops(set)->reader(set, &r);
-	return cd_pack_bytes_size(&r);
+	return cd_serial_bytes_size(&r);
 }
 
 bool

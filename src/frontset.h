@@ -3,7 +3,7 @@
  * frontset.h
  *	  The set of many byte keys (key.h: CD_KEY_BYTES) with its sorted part
  *	  front-coded: each key as the length of the prefix it shares with the
- *	  previous one, the length of the rest, and the rest (keypack.h's byte
+ *	  previous one, the length of the rest, and the rest (serialkeys.h's byte
  *	  form, so that its sorted part is what a serialized state holds).
  *
  * A set of variable-size keys (varset.h) becomes one when it grows past
@@ -88,7 +88,7 @@ extern CDSet *cd_front_from_set(CDSet *set, CDAlloc *alloc);
 
 /*
  * Should the n keys of a serialized state, front-coded in len bytes at keys
- * (keypack.h's byte form, not validated yet), stay front-coded (policy.h:
+ * (serialkeys.h's byte form, not validated yet), stay front-coded (policy.h:
  * cd_front_state_stays: no larger than as entries)?  Measured on the first
  * keys; false if they do not decode.
  */

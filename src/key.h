@@ -352,7 +352,7 @@ extern bool cd_varkey_is_valid(const CDKeyType *kt, const char *key, Size len);
 
 /*
  * The same, for a key whose first known bytes are those of a key already
- * found valid (the previous key of a front-coded run, keypack.h): a text
+ * found valid (the previous key of a front-coded run, serialkeys.h): a text
  * key's encoding is checked from there (from the character they end in).
  */
 extern bool cd_varkey_is_valid_after(const CDKeyType *kt, const char *key,

@@ -5,7 +5,7 @@
  *	  and how a codec builds a set, without either knowing the other.
  *
  * A set (set.h) gives a reader over its sorted keys and a writer that
- * builds it from sorted keys; codecs (keypack.h, serialize.h) read and
+ * builds it from sorted keys; codecs (serialkeys.h, serialize.h) read and
  * write such streams.  Fixed-width keys (key.h) move in batches, as uint64,
  * so that a codec pays one call per batch; variable-size keys one at a
  * time, as bytes.

@@ -236,7 +236,6 @@ cd_key_union_count(CDKeyReader **in, int n)
 	{
 		/* steps that no side's batch runs out in (one key a side a step) */
 		uint32		steps = side[0]->n - side[0]->i;
-		uint32		s;
 		Size		ia = side[0]->i,
 					ib = side[1]->i;
 		const uint64 *a = side[0]->buf;
@@ -246,33 +245,14 @@ cd_key_union_count(CDKeyReader **in, int n)
 		if (k == 3)
 		{
 			Size		ic = side[2]->i;
-			const uint64 *c = side[2]->buf;
 
 			steps = Min(steps, side[2]->n - side[2]->i);
-			for (s = 0; s < steps; s++)
-			{
-				uint64		x = a[ia],
-							y = b[ib],
-							z = c[ic];
-
-				/* each side whose head is the smallest advances */
-				ia += (x <= y) & (x <= z);
-				ib += (y <= x) & (y <= z);
-				ic += (z <= x) & (z <= y);
-			}
+			cd_merge_count_steps3_u64(a, &ia, b, &ib, side[2]->buf, &ic,
+									  steps, NULL);
 			side[2]->i = (uint32) ic;
 		}
 		else
-		{
-			for (s = 0; s < steps; s++)
-			{
-				uint64		x = a[ia],
-							y = b[ib];
-
-				ia += (x <= y);
-				ib += (y <= x);
-			}
-		}
+			cd_merge_count_steps2_u64(a, &ia, b, &ib, steps, NULL);
 		side[0]->i = (uint32) ia;
 		side[1]->i = (uint32) ib;
 		count += steps;

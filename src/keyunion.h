@@ -17,6 +17,7 @@
 
 #include "postgres.h"
 
+#include "keymerge.h"
 #include "keystream.h"
 
 /*
@@ -28,31 +29,20 @@ extern CDKeyReader *cd_key_union(CDKeyReader **in, int n);
 extern void cd_key_union_free(CDKeyReader *r);
 
 /*
- * One stretch of a two-way merge of strictly increasing keys: steps keys go
- * to out[*io ...], each the smaller of a[*ia] and b[*ib]; a side advances
- * when its key is not greater than the other's, so a key in both goes out
- * once.  No branch per key.  The caller bounds steps by the keys left on
- * each side and the room in out (a step takes at most one key of each).
+ * One stretch of a two-way union of strictly increasing keys (keymerge.h's
+ * kernel, on a reader's batch indices): steps keys go to out[*io ...], each
+ * the smaller of a[*ia] and b[*ib], a key in both once.  The caller bounds
+ * steps by the keys left on each side and the room in out.
  */
 static pg_attribute_always_inline void
 cd_key_merge_steps(const uint64 *a, uint32 *ia, const uint64 *b, uint32 *ib,
 				   uint64 *out, uint32 *io, uint32 steps)
 {
-	/* Size indices, so no widening per step */
 	Size		xa = *ia,
 				xb = *ib,
-				xo = *io,
-				end = xo + steps;
+				xo = *io;
 
-	while (xo < end)
-	{
-		uint64		x = a[xa];
-		uint64		y = b[xb];
-
-		out[xo++] = x <= y ? x : y;
-		xa += (x <= y);
-		xb += (y <= x);
-	}
+	cd_merge_union_steps_u64(a, &xa, b, &xb, out, &xo, steps);
 	*ia = (uint32) xa;
 	*ib = (uint32) xb;
 	*io = (uint32) xo;

@@ -29,7 +29,7 @@
  * else the sample's share of new keys sizes the merge's new blocks.
  *
  * Nothing here comes from outside: serialized states are decoded and
- * checked by keypack.c before their keys reach build's writer.
+ * checked by serialkeys.c before their keys reach build's writer.
  *
  *-------------------------------------------------------------------------
  */
@@ -42,7 +42,7 @@
 
 #include "errors.h"
 #include "blockcodec.h"
-#include "keypack.h"
+#include "serialkeys.h"
 #include "keyunion.h"
 #include "packedset.h"
 #include "policy.h"
@@ -1101,9 +1101,9 @@ packed_add_value(CDSet *set, Datum value, CDAlloc *alloc)
  * peaked at 1.25x the keys' raw size: bench/README.md).
  */
 static uint32
-packed_count(const CDSet *set)
+packed_count(CDSet *set)
 {
-	CDPackedSet *ps = (CDPackedSet *) as_packed_c(set);
+	CDPackedSet *ps = as_packed(set);
 	int			width = ps->extra;
 	uint32		ntail = ps->nall - ps->nsorted;
 	char	   *scratch;
@@ -1255,10 +1255,10 @@ packed_reader(const CDSet *set, CDKeyReader *r)
 }
 
 /*
- * A block's bytes are keypack.h's form of it without its head (packedset.h),
- * except that a block of one key (the last) has a b byte here and none
- * there: a serialized state is the blocks with their heads put back, in
- * big-endian order.  A lazy set's keys are not checked yet: they go through
+ * A block's bytes are its serial form (serialkeys.h) without its head
+ * (packedset.h), except that a block of one key (the last) has a b byte
+ * here and none there: a serialized state is the blocks with their heads
+ * put back, in big-endian order.  A lazy set's keys are not checked yet: they go through
  * the reader, which checks them.
  */
 static bool
@@ -1295,7 +1295,7 @@ packed_write_serial(const CDSet *set, char *dst)
 		for (j = width - 1; j >= 0; j--)
 			*out++ = (uint8) (head >> (8 * j));
 		if (block_len(ps->nsorted, bi) == 1)
-			continue;			/* no b byte in keypack.h's form */
+			continue;			/* no b byte in serialkeys.h's form */
 		memcpy(out, ps->data + from, to - from);
 		out += to - from;
 	}
@@ -1371,18 +1371,11 @@ packed_sorted_bytes(const CDSet *set)
 	return as_packed_c(set)->data_len + as_packed_c(set)->lazy_len;
 }
 
-static Size
-packed_room_bytes(const CDSet *set)
-{
-	return (Size) as_packed_c(set)->tail_cap * set->extra;
-}
-
 /*
- * The growth policy's resize and tail_is_new are not used: a packed set
- * never moves, and its tail follows tail_target (cd_packed_make_room).
+ * No growth policy (policy.h's CDGrowth): a packed set never moves, and its
+ * tail follows tail_target (cd_packed_make_room).
  */
 const CDSetOps cd_packed_set_ops = {
-	.name = "packed fixed-width keys",
 	.create = packed_create,
 	.needs_alloc = packed_needs_alloc,
 	.add_value = packed_add_value,
@@ -1397,7 +1390,4 @@ const CDSetOps cd_packed_set_ops = {
 	.memory_size = packed_memory_size,
 	.used_bytes = packed_used_bytes,
 	.sorted_bytes = packed_sorted_bytes,
-	.room_bytes = packed_room_bytes,
-	.resize = NULL,
-	.tail_is_new = NULL,
 };

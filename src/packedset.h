@@ -14,7 +14,7 @@
  * data: one byte b, then the gaps between consecutive keys minus one, b
  * bits each, least-significant bit first, padded to a byte (b is the
  * fewest bits that hold the block's largest gap).  A block of consecutive
- * keys is a run block: b = 0, one byte.  This is keypack.h's form of a
+ * keys is a run block: b = 0, one byte.  This is serialkeys.h's form of a
  * block with the head moved to the index.
  *
  * New keys are appended to the tail, as in the fixed-width set.  When the
@@ -71,7 +71,7 @@ typedef struct CDPackedSet
 	MemoryContext own_cxt;		/* mcxt, when the set has a context of its
 								 * own (cd_packed_from_state), else NULL */
 	char	   *lazy;			/* the sorted part still as a serialized
-								 * state's packed keys (keypack.h), or NULL */
+								 * state's keys (serialkeys.h), or NULL */
 	Size		lazy_len;
 	uint32		nruns;			/* other sets' keys, not merged yet: */
 	struct CDPackedSet *runs[CD_PACKED_MAX_RUNS];
@@ -128,7 +128,7 @@ extern CDSet *cd_packed_take(CDSet *set, MemoryContext mcxt);
 
 /*
  * A packed set, in a context of its own under mcxt, of the n packed keys of
- * kt (keypack.h) from buf's cursor to its end (the cursor moves there).
+ * kt (serialkeys.h) from buf's cursor to its end (the cursor moves there).
  * They are copied as they are: decoded, and checked, when first read, so a
  * combine function only copies a parallel worker's state, and a count of
  * runs decodes each key once.  An invalid state is an ERROR then.

@@ -34,7 +34,7 @@
  * Deferral (cd_may_defer): a full set whose last tail held few duplicates
  * grows before compacting while its tail is short next to the sorted part
  * (below 1/defer_tail of it) and its room is below defer_below bytes; a
- * representation may stop it earlier (CDSetOps.tail_is_new: fixed-width
+ * representation may stop it earlier (CDGrowth.tail_is_new: fixed-width
  * sets probe 8 tail keys in the sorted part, so that values that start to
  * repeat stop the deferral at once).  The next compaction then merges the
  * tails of several growth steps at once, and the sorted part moves less
@@ -82,6 +82,26 @@ typedef struct CDDeferRule
 	Size		defer_tail;		/* defer while tail * this < sorted part */
 	Size		defer_below;	/* ... and the room is below this many bytes */
 } CDDeferRule;
+
+/*
+ * What the policy needs of a representation that grows through
+ * cd_set_make_room (fixed-width and variable-size sets; packed and
+ * front-coded sets size their tails themselves): its deferral rule, its
+ * header's size (for the chunk sizes), its room for keys in bytes, a resize
+ * to room for bytes of keys (may move the set: returns it, unchanged when it
+ * cannot grow but has room left; may return a set of another kind:
+ * fixedset.c's becomes a packed set), and whether a full set may grow
+ * before it compacts as far as the representation can tell (NULL: the rule
+ * alone).  The sizes of the keys held come from CDSetOps.
+ */
+typedef struct CDGrowth
+{
+	CDDeferRule defer;
+	Size		header;
+	Size		(*room_bytes) (const CDSet *set);
+	CDSet	   *(*resize) (CDSet *set, Size bytes, CDAlloc *alloc);
+	bool		(*tail_is_new) (const CDSet *set);
+} CDGrowth;
 
 /*
  * The room to grow to, in bytes of keys: the set holds used bytes of keys
@@ -220,7 +240,7 @@ cd_merge_by_append(Size srcsize, Size dstsize)
  * result): compact unless deferring, then grow if the policy says so.
  * ERROR when the set holds as many keys as it can.
  */
-extern CDSet *cd_set_make_room(CDSet *set, const CDDeferRule *rule,
-							   Size header, Size need, CDAlloc *alloc);
+extern CDSet *cd_set_make_room(CDSet *set, const CDGrowth *growth, Size need,
+							   CDAlloc *alloc);
 
 #endif							/* CD_POLICY_H */

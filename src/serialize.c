@@ -20,9 +20,9 @@
  *	    collations (key_record.h: cd_record_send_fields)
  *	  uint32  number of keys, n
  *	  then n keys, strictly increasing:
- *	    fixed-width keys: packed in blocks, frame of reference (keypack.h);
+ *	    fixed-width keys: in blocks, frame of reference (serialkeys.h);
  *	    CD_KEY_BYTES: each with the prefix it shares with the previous one
- *	      elided (keypack.h);
+ *	      elided (serialkeys.h);
  *	    CD_KEY_COMPARATOR: the value as cd_value_send writes it (a length,
  *	      then composites, arrays and ranges structurally, other values by
  *	      their type's send function, or output function if it has none,
@@ -60,7 +60,7 @@
 
 #include "errors.h"
 #include "key_record.h"
-#include "keypack.h"
+#include "serialkeys.h"
 #include "serialize.h"
 
 #define CD_SERIAL_VERSION		2
@@ -140,9 +140,9 @@ cd_state_write(const CDKeyType *kt, CDValueIO *vio, CDKeyReader *r)
 
 	/* the size of the keys, when known up front */
 	if (kt->width > 0)
-		keybytes = cd_pack_fixed_size(r, kt->width, CD_SERIAL_MAX_SIZE);
+		keybytes = cd_serial_fixed_size(r, kt->width, CD_SERIAL_MAX_SIZE);
 	else if (kt->encoding == CD_KEY_BYTES)
-		keybytes = cd_pack_bytes_size(r);
+		keybytes = cd_serial_bytes_size(r);
 	else
 		keybytes = (Size) n * 4;	/* at least each value's length */
 	r->pos = 0;
@@ -150,9 +150,9 @@ cd_state_write(const CDKeyType *kt, CDValueIO *vio, CDKeyReader *r)
 	enlargeStringInfo(&buf, (int) keybytes);
 
 	if (kt->width > 0)
-		cd_pack_fixed(&buf, r, kt->width);
+		cd_serial_write_fixed(&buf, r, kt->width);
 	else if (kt->encoding == CD_KEY_BYTES)
-		cd_pack_bytes(&buf, r);
+		cd_serial_write_bytes(&buf, r);
 	else
 	{
 		SendArgs	args = {&buf, kt, vio, r};
@@ -348,9 +348,9 @@ cd_state_read_keys(StringInfo buf, const CDKeyType *kt, CDValueIO *vio,
 				   uint32 n, CDKeyWriter *w)
 {
 	if (kt->width > 0)
-		cd_unpack_fixed(buf, kt, n, w, CD_WHAT_STATE);
+		cd_serial_read_fixed(buf, kt, n, w, CD_WHAT_STATE);
 	else if (kt->encoding == CD_KEY_BYTES)
-		cd_unpack_bytes(buf, kt, n, w, CD_WHAT_STATE);
+		cd_serial_read_bytes(buf, kt, n, w, CD_WHAT_STATE);
 	else
 	{
 		ReceiveArgs args = {buf, kt, vio, n, w};

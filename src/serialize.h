@@ -32,7 +32,7 @@ extern bytea *cd_state_write(const CDKeyType *kt, CDValueIO *vio,
  * The header of a state of n keys of kt that take keybytes (ERROR when the
  * state would exceed 1 GB): buf starts with VARHDRSZ bytes for the bytea's
  * length (not set), then the header.  For states whose keys the caller
- * writes itself, copied from a set that holds them in keypack.h's form or
+ * writes itself, copied from a set that holds them in serialkeys.h's form or
  * encoded straight into their memory (set.h: CDStateImage).
  */
 extern void cd_state_header(StringInfo buf, const CDKeyType *kt, uint32 n,

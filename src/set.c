@@ -12,7 +12,7 @@
 
 #include "errors.h"
 #include "frontset.h"
-#include "keypack.h"
+#include "serialkeys.h"
 #include "serialize.h"
 #include "set.h"
 #include "packedset.h"
@@ -123,7 +123,7 @@ cd_state_image_init(CDStateImage *img, CDSet *set)
 		if (set->kt->encoding != CD_KEY_BYTES)
 			return false;
 		ops->reader(set, &r);
-		img->keybytes = cd_pack_bytes_size(&r);
+		img->keybytes = cd_serial_bytes_size(&r);
 	}
 	cd_state_header(&img->head, set->kt, set->nsorted, img->keybytes);
 	if (!img->serial)

@@ -65,9 +65,12 @@ cd_set_compact(CDSet *set)
 	cd_set_ops(set)->compact(set);
 }
 
-/* The number of distinct values; the set is not changed. */
+/*
+ * The number of distinct values.  The values stay the same; the set may be
+ * reorganized in place (CDSetOps.count).
+ */
 static inline uint32
-cd_set_count(const CDSet *set)
+cd_set_count(CDSet *set)
 {
 	return cd_set_ops(set)->count(set);
 }

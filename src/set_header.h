@@ -123,8 +123,6 @@ StaticAssertDecl(offsetof(CDSet, kt) == 0, "a set starts with its key type");
  */
 typedef struct CDSetOps
 {
-	const char *name;
-
 	/* a new, empty set for one group */
 	CDSet	   *(*create) (const CDKeyType *kt, CDAlloc *alloc);
 	/* does adding a value need the allocator?  (false unless CD_SET_HINTED) */
@@ -133,17 +131,26 @@ typedef struct CDSetOps
 	CDSet	   *(*add_value) (CDSet *set, Datum value, CDAlloc *alloc);
 	/* sort, deduplicate and merge the unsorted part (never moves the set) */
 	void		(*compact) (CDSet *set);
-	/* the number of distinct keys; the set is not changed */
-	uint32		(*count) (const CDSet *set);
+	/*
+	 * The number of distinct keys.  The keys stay the same, but the set is
+	 * not const: a representation may reorder its tail and decode keys it
+	 * holds as they were sent, in place, to take no memory beyond a sort's
+	 * scratch (packedset.c); the others count through scratch copies.
+	 */
+	uint32		(*count) (CDSet *set);
 	/* add every key of src, a set of the same kind and key type, to dst */
 	CDSet	   *(*merge) (CDSet *dst, CDSet *src, CDAlloc *alloc);
 	/* a compacted copy of set in mcxt, sized to its keys (compacts set) */
 	CDSet	   *(*copy) (CDSet *set, MemoryContext mcxt);
-	/* a reader of the sorted keys of a compacted set */
+	/*
+	 * A reader of the sorted keys of a compacted set.  Not yet const-correct:
+	 * a packed set's keys held as they were sent become blocks first (the
+	 * keys stay the same; packedset.c: packed_reader).
+	 */
 	void		(*reader) (const CDSet *set, CDKeyReader *r);
 	/*
 	 * Optional (NULL: never).  Does a compacted set hold its sorted keys in
-	 * keypack.h's form, so that a serialized state copies them instead of
+	 * serialkeys.h's form, so that a serialized state copies them instead of
 	 * decoding and encoding them again?  If so, sets *bytes to their size;
 	 * write_serial then writes exactly those bytes to dst.
 	 */
@@ -160,18 +167,11 @@ typedef struct CDSetOps
 	Size		(*memory_size) (const CDSet *set);
 
 	/*
-	 * For the growth policy (policy.h): bytes of keys held, of them in the
-	 * sorted part, and room for keys; resize to room for bytes of keys (may move the set; returns it
-	 * unchanged when it cannot grow but has room left, and may return a set
-	 * of another kind: fixedset.c's becomes a packed set); may a full set grow
-	 * before it compacts, as far as the representation can tell (NULL: the
-	 * policy's rule alone).
+	 * Bytes of keys held, and of them in the sorted part (the growth
+	 * policy's hooks are policy.h's CDGrowth).
 	 */
 	Size		(*used_bytes) (const CDSet *set);
 	Size		(*sorted_bytes) (const CDSet *set);
-	Size		(*room_bytes) (const CDSet *set);
-	CDSet	   *(*resize) (CDSet *set, Size bytes, CDAlloc *alloc);
-	bool		(*tail_is_new) (const CDSet *set);
 } CDSetOps;
 
 extern const CDSetOps *const cd_set_kinds[CD_SET_NKINDS];

@@ -7,6 +7,7 @@
  * The includer defines:
  *	  CDS_KEY	- the key type (uint8, uint16, uint32 or uint64)
  *	  CDS_NAME(x) - makes a width-specific name from x
+ *	  CDS_MERGE(x) - names keymerge.h's kernel x for that width
  *
  *-------------------------------------------------------------------------
  */
@@ -142,17 +143,9 @@ CDS_NAME(merge_unique_into) (void *a_, size_t na, const void *b_, size_t nb)
 		 */
 		while (i > 0 && j > 0)
 		{
-			size_t		stop = j > (1 << 20) ? j - (1 << 20) : 0;
-
-			while (i > 0 && j > stop)
-			{
-				CDS_KEY		x = a[i - 1];
-				CDS_KEY		y = b[j - 1];
-
-				a[--w] = x >= y ? x : y;
-				i -= (x >= y);
-				j -= (y >= x);
-			}
+			CDS_MERGE(union_down_to) (a, &i, b, &j,
+									  j > (1 << 20) ? j - (1 << 20) : 0,
+									  a, &w);
 			CHECK_FOR_INTERRUPTS();
 		}
 	}
@@ -226,3 +219,4 @@ CDS_NAME(probe_present) (const void *a_, size_t na, const void *b_, size_t nb,
 
 #undef CDS_KEY
 #undef CDS_NAME
+#undef CDS_MERGE

@@ -46,7 +46,7 @@
 
 #include "errors.h"
 #include "frontset.h"
-#include "keypack.h"
+#include "serialkeys.h"
 #include "policy.h"
 #include "varentry.h"
 #include "varset.h"
@@ -57,9 +57,6 @@
  * it, and the check waits for the next power of two.
  */
 #define CD_VAR_NEARLY_FULL	256
-
-/* deferral: while the tail is below 1/8 of the sorted entries */
-static const CDDeferRule var_defer = {8, SIZE_MAX};
 
 /* The largest data[]: its size must fit in 48 bits and one allocation. */
 #define CD_VAR_MAX_SIZE \
@@ -255,6 +252,21 @@ var_resize(CDSet *set, Size bytes, CDAlloc *alloc)
 	return (CDSet *) resize_data(as_var(set), bytes, alloc);
 }
 
+static Size
+var_room_bytes(const CDSet *set)
+{
+	return var_size(as_var_c(set));
+}
+
+/* deferral: while the tail is below 1/8 of the sorted entries */
+static const CDGrowth var_growth = {
+	.defer = {8, SIZE_MAX},
+	.header = CD_VAR_HEADER_SIZE,
+	.room_bytes = var_room_bytes,
+	.resize = var_resize,
+	.tail_is_new = NULL,
+};
+
 /*
  * Room for len bytes of key; returns where to write them (may move *setp),
  * or NULL if making room turned the set into a front-coded one (*setp),
@@ -270,8 +282,7 @@ append_entry(CDSet **setp, Size len, CDAlloc *alloc)
 	if (unlikely(var_size(set) - set->used < need ||
 				 set->nall >= CD_SET_MAX_KEYS))
 	{
-		*setp = cd_set_make_room(*setp, &var_defer, CD_VAR_HEADER_SIZE,
-								 need, alloc);
+		*setp = cd_set_make_room(*setp, &var_growth, need, alloc);
 		if ((*setp)->kind != CD_SET_VAR)
 			return NULL;
 		set = as_var(*setp);
@@ -748,7 +759,7 @@ var_compact(CDSet *s)
  * merge walk.
  */
 static uint32
-var_count(const CDSet *s)
+var_count(CDSet *s)
 {
 	const CDVarSet *set = as_var_c(s);
 	const CDKeyType *kt = set->kt;
@@ -916,14 +927,7 @@ var_sorted_bytes(const CDSet *set)
 	return as_var_c(set)->sortedbytes;
 }
 
-static Size
-var_room_bytes(const CDSet *set)
-{
-	return var_size(as_var_c(set));
-}
-
 const CDSetOps cd_var_set_ops = {
-	.name = "variable-size keys",
 	.create = var_create,
 	.needs_alloc = var_needs_alloc,
 	.add_value = var_add_value,
@@ -938,7 +942,4 @@ const CDSetOps cd_var_set_ops = {
 	.memory_size = var_memory_size,
 	.used_bytes = var_used_bytes,
 	.sorted_bytes = var_sorted_bytes,
-	.room_bytes = var_room_bytes,
-	.resize = var_resize,
-	.tail_is_new = NULL,
 };

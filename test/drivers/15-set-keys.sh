@@ -57,7 +57,7 @@ build_stub() {
         -I src -I test/fuzz -I "$inc" -o "$tmp/$name" \
         "$source" test/fuzz/pgstub.c \
         src/packedset.c src/keyunion.c src/fixedset.c src/set.c src/varset.c src/varentry.c src/frontset.c src/policy.c src/sort.c \
-        src/key.c src/key_record.c src/errors.c src/serialize.c src/keypack.c src/blockcodec.c src/frontcode.c src/value_io.c \
+        src/key.c src/key_record.c src/errors.c src/serialize.c src/serialkeys.c src/blockcodec.c src/frontcode.c src/value_io.c \
         src/alloc.c src/registry.c 2>"$tmp/build.log"
 }
 if ! build_stub packed_set_test test/unit/packed_set_test.c; then

@@ -36,7 +36,7 @@ esac
     ${CD_FUZZ_CFLAGS:-} \
     -I"$top/src" -I"$here" -I"$inc" \
     "$here/fuzz_$harness.c" "$here/pgstub.c" $extra \
-    "$top/src/serialize.c" "$top/src/keypack.c" "$top/src/blockcodec.c" "$top/src/frontcode.c" "$top/src/runcodec.c" "$top/src/set.c" "$top/src/fixedset.c" "$top/src/packedset.c" "$top/src/keyunion.c" \
+    "$top/src/serialize.c" "$top/src/serialkeys.c" "$top/src/blockcodec.c" "$top/src/frontcode.c" "$top/src/runcodec.c" "$top/src/set.c" "$top/src/fixedset.c" "$top/src/packedset.c" "$top/src/keyunion.c" \
     "$top/src/varset.c" "$top/src/varentry.c" "$top/src/frontset.c" "$top/src/policy.c" "$top/src/sort.c" "$top/src/key.c" "$top/src/key_record.c" "$top/src/errors.c" \
     "$top/src/value_io.c" "$top/src/alloc.c" "$top/src/registry.c" \
     -o "$out"

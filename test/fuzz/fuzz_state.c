@@ -11,7 +11,7 @@
  * float8[] (array keys).
  *
  * Fixed-width keys (fuzz_fixed):
- *   - its keys, decoded again by a slow reference decoder of keypack.h's
+ *   - its keys, decoded again by a slow reference decoder of serialkeys.h's
  *     fixed-width form, are strictly increasing, canonical and as many as
  *     the header says, and the set holds exactly those;
  *   - serialize() gives the input back, byte for byte;
@@ -24,7 +24,7 @@
  *   - once everything is pfree'd, no chunk is left behind.
  *
  * Byte keys (fuzz_bytes), the same:
- *   - a slow reference decoder of keypack.h's byte form (for each key the
+ *   - a slow reference decoder of serialkeys.h's byte form (for each key the
  *     shared-prefix length and the rest's length, then the rest) must
  *     accept the keys: the first key shares nothing, each later one shares
  *     exactly its longest common prefix with the key before and is greater
@@ -283,7 +283,7 @@ canonical(const CDKeyType *kt, uint64 raw)
 }
 
 /*
- * The packed fixed-width keys (keypack.h), decoded independently and
+ * The packed fixed-width keys (serialkeys.h), decoded independently and
  * slowly, bit by bit: blocks of up to 128 keys, each a full big-endian key,
  * then (more keys) a bit width b and the gaps minus one, b bits each, least
  * significant bit first, zero-padded to a byte.  True if the bytes are
@@ -635,7 +635,7 @@ sorted_union(const KeyList *a, const KeyList *b, size_t *n)
 }
 
 /*
- * A length in keypack.h's byte form: LEB128 (7 bits a byte, least
+ * A length in serialkeys.h's byte form: LEB128 (7 bits a byte, least
  * significant first, the high bit on all but the last byte), at most 35
  * bits, in the shortest form.
  */
@@ -664,7 +664,7 @@ ref_varint(const uint8_t *p, size_t len, size_t *pos, uint64 *v)
 }
 
 /*
- * keypack.h's byte form, decoded independently and slowly: for each of n
+ * serialkeys.h's byte form, decoded independently and slowly: for each of n
  * keys, the length of the prefix it shares with the previous key and the
  * length of the rest, then the rest.  True if the len bytes at p are
  * exactly n keys in the canonical form: the first key shares nothing; each
@@ -753,7 +753,7 @@ put_varint(char *dst, size_t *w, size_t v)
 
 /*
  * The canonical front coding of the sorted distinct keys k[0 .. n-1], as
- * keypack.h describes it (malloc'd; *len: its length).
+ * serialkeys.h describes it (malloc'd; *len: its length).
  */
 static char *
 ref_front_code(const BKey *k, size_t n, size_t *len)

@@ -924,6 +924,9 @@ Datum numeric_scale(PG_FUNCTION_ARGS) { STUB_UNREACHABLE("numeric_scale"); }
 Datum numeric(PG_FUNCTION_ARGS) { STUB_UNREACHABLE("numeric"); }
 Datum bpcharlen(PG_FUNCTION_ARGS) { STUB_UNREACHABLE("bpcharlen"); }
 Datum bpchar(PG_FUNCTION_ARGS) { STUB_UNREACHABLE("bpchar"); }
+/* messages naming a record's collations (key_record.c rowtype_columns) */
+const char *quote_identifier(const char *ident) { STUB_UNREACHABLE("quote_identifier"); }
+void appendStringInfo(StringInfo str, const char *fmt,...) { STUB_UNREACHABLE("appendStringInfo"); }
 void pq_sendbytes(StringInfo buf, const char *data, int datalen) { STUB_UNREACHABLE("pq_sendbytes"); }
 
 Oid

@@ -11,7 +11,7 @@
  * distinct keys.  Sizes straddle block boundaries (multiples of 128, and
  * one either side).  Copies, merges with packed and fixed-width sets (both
  * ways), a fixed-width set that grows into a packed one, and serialized
- * round trips (through keypack's validating decoder) are checked the same
+ * round trips (through serialkeys's validating decoder) are checked the same
  * way.
  *
  * Built by test/drivers/15-set-keys.sh against the server headers and the

@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * keypack.h
+ * serialkeys.h
  *	  A sorted, duplicate-free stream of keys (keystream.h) in its
  *	  serialized form and back, for serialized states (serialize.c) and
  *	  stored sets (dset_keys.c): fixed-width keys as blocks
@@ -14,8 +14,8 @@
  *
  *-------------------------------------------------------------------------
  */
-#ifndef CD_KEYPACK_H
-#define CD_KEYPACK_H
+#ifndef CD_SERIALKEYS_H
+#define CD_SERIALKEYS_H
 
 #include "postgres.h"
 
@@ -27,38 +27,38 @@
 #include "keystream.h"
 
 /*
- * Bytes that cd_pack_fixed / cd_pack_bytes will write for the keys of r
- * (cd_pack_fixed_size stops counting once past limit).  Both read r to its
- * end.
+ * Bytes that cd_serial_write_fixed / cd_serial_write_bytes will write for
+ * the keys of r (cd_serial_fixed_size stops counting once past limit).  Both
+ * read r to its end.
  */
-extern Size cd_pack_fixed_size(CDKeyReader *r, int width, Size limit);
+extern Size cd_serial_fixed_size(CDKeyReader *r, int width, Size limit);
 
 static inline Size
-cd_pack_bytes_size(CDKeyReader *r)
+cd_serial_bytes_size(CDKeyReader *r)
 {
 	return cd_front_encoded_size(r);
 }
 
 /*
  * Append the serialized keys of r (strictly increasing) to buf.
- * cd_pack_bytes needs the room already there (enlargeStringInfo by
- * cd_pack_bytes_size).
+ * cd_serial_write_bytes needs the room already there (enlargeStringInfo by
+ * cd_serial_bytes_size).
  */
-extern void cd_pack_fixed(StringInfo buf, CDKeyReader *r, int width);
-extern void cd_pack_bytes(StringInfo buf, CDKeyReader *r);
+extern void cd_serial_write_fixed(StringInfo buf, CDKeyReader *r, int width);
+extern void cd_serial_write_bytes(StringInfo buf, CDKeyReader *r);
 
 /*
  * Decode n serialized keys of kt from buf into w; ERROR (invalid what) on
  * anything that is not exactly what the encoder writes.
  */
-extern void cd_unpack_fixed(StringInfo buf, const CDKeyType *kt, uint32 n,
-							CDKeyWriter *w, const char *what);
+extern void cd_serial_read_fixed(StringInfo buf, const CDKeyType *kt,
+								 uint32 n, CDKeyWriter *w, const char *what);
 
 static inline void
-cd_unpack_bytes(StringInfo buf, const CDKeyType *kt, uint32 n,
-				CDKeyWriter *w, const char *what)
+cd_serial_read_bytes(StringInfo buf, const CDKeyType *kt, uint32 n,
+					 CDKeyWriter *w, const char *what)
 {
 	cd_front_decode_checked(buf, kt, n, w, what);
 }
 
-#endif							/* CD_KEYPACK_H */
+#endif							/* CD_SERIALKEYS_H */

@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
- * keypack.c
- *	  Key streams in their serialized form (see keypack.h).
+ * serialkeys.c
+ *	  Key streams in their serialized form (see serialkeys.h).
  *
  *-------------------------------------------------------------------------
  */
@@ -9,10 +9,10 @@
 
 #include "miscadmin.h"
 
-#include "keypack.h"
+#include "serialkeys.h"
 
 Size
-cd_pack_fixed_size(CDKeyReader *r, int width, Size limit)
+cd_serial_fixed_size(CDKeyReader *r, int width, Size limit)
 {
 	uint64		block[CD_BLOCK_KEYS];
 	Size		size = 0;
@@ -29,7 +29,7 @@ cd_pack_fixed_size(CDKeyReader *r, int width, Size limit)
 }
 
 void
-cd_pack_fixed(StringInfo buf, CDKeyReader *r, int width)
+cd_serial_write_fixed(StringInfo buf, CDKeyReader *r, int width)
 {
 	uint64		block[CD_BLOCK_KEYS];
 	uint32		m;
@@ -44,7 +44,7 @@ cd_pack_fixed(StringInfo buf, CDKeyReader *r, int width)
 }
 
 void
-cd_pack_bytes(StringInfo buf, CDKeyReader *r)
+cd_serial_write_bytes(StringInfo buf, CDKeyReader *r)
 {
 	buf->len += (int) cd_front_encode(buf->data + buf->len,
 									  (Size) (buf->maxlen - buf->len - 1), r);
@@ -52,8 +52,8 @@ cd_pack_bytes(StringInfo buf, CDKeyReader *r)
 }
 
 void
-cd_unpack_fixed(StringInfo buf, const CDKeyType *kt, uint32 n, CDKeyWriter *w,
-				const char *what)
+cd_serial_read_fixed(StringInfo buf, const CDKeyType *kt, uint32 n,
+					 CDKeyWriter *w, const char *what)
 {
 	uint64		block[CD_BLOCK_KEYS];
 	CDBlockDecoder d;
