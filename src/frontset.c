@@ -14,8 +14,8 @@
  * into the sorted part in one pass, in place: the array grows by a bound of
  * the new keys' encoded size (gap), the sorted part moves to its end, and
  * the merge writes from the front.  A key of the sorted part that follows
- * another of its keys in the output is copied as it is (runs of them in
- * one memmove); one that follows a new key is encoded again, and shares at
+ * another of its keys in the output is copied as it is (consecutive ones
+ * in one memmove); one that follows a new key is encoded again, and shares at
  * least as much with it as with its old predecessor (the new key lies
  * between them), so its encoding does not grow: the write position never
  * passes what the merge has read.  Decoding keeps the last two keys (two
@@ -301,41 +301,44 @@ cd_front_add_key(CDSet *set, const char *key, Size len)
 }
 
 /* ----------------------------------------------------------------
- *		Runs (frontset.h)
+ *		Held states (frontset.h)
  * ----------------------------------------------------------------
  */
 
 static void front_reader(const CDSet *set, CDKeyReader *r);
 static void reader_free(CDKeyReader *r);
 
-/* Free a set that has a context of its own, its runs with it. */
+/* Free a set that has a context of its own, its held states with it. */
 static void
 free_own(CDFrontSet *fs)
 {
 	Assert(fs->own_cxt != NULL);
-	/* its runs' contexts are children of it */
+	/* its held states' contexts are children of it */
 	MemoryContextDelete(fs->own_cxt);
 }
 
-/* Merge the runs into the sorted part, one after the other, and free them. */
+/*
+ * Merge the held states into the sorted part, one after the other, and
+ * free them.
+ */
 static void
-fold_runs(CDFrontSet *fs)
+fold_held(CDFrontSet *fs)
 {
 	Size		ntail = fs->nall - fs->nsorted;
-	uint32		nruns = fs->nruns;
+	uint32		nheld = fs->nheld;
 	uint32		i;
 
-	fs->nruns = 0;
-	for (i = 0; i < nruns; i++)
+	fs->nheld = 0;
+	for (i = 0; i < nheld; i++)
 	{
-		CDFrontSet *run = fs->runs[i];
+		CDFrontSet *h = fs->held[i];
 		CDKeyReader r;
 
-		front_reader((CDSet *) run, &r);
-		(void) merge_into(fs, &r, run->rawbytes +
-						  (Size) run->nsorted * CD_FRONT_ENTRY_SLACK);
+		front_reader((CDSet *) h, &r);
+		(void) merge_into(fs, &r, h->rawbytes +
+						  (Size) h->nsorted * CD_FRONT_ENTRY_SLACK);
 		reader_free(&r);
-		free_own(run);
+		free_own(h);
 	}
 	fs->nall = fs->nsorted + ntail;
 }
@@ -378,7 +381,7 @@ stream_free(UnionStream *s)
 }
 
 /*
- * The number of keys in the sorted part, the runs and the tail (its sorted,
+ * The number of keys in the sorted part, the held states and the tail (its sorted,
  * distinct entries e, or NULL): one k-way merge of their streams.
  *
  * Each head is above the last key counted, L, and shares lcp bytes with
@@ -393,22 +396,22 @@ stream_free(UnionStream *s)
 static Size
 count_union(const CDFrontSet *fs, const CDSortedEntries *e)
 {
-	UnionStream st[CD_FRONT_MAX_RUNS + 2];
+	UnionStream st[CD_FRONT_MAX_HELD + 2];
 	int			k = 0;
 	int			i;
 	uint32		r;
 	Size		count = 0;
 
-	for (r = 0; r <= fs->nruns + (e != NULL); r++)
+	for (r = 0; r <= fs->nheld + (e != NULL); r++)
 	{
 		UnionStream *s = &st[k];
 
 		memset(s, 0, sizeof(UnionStream));
-		if (r <= fs->nruns)
+		if (r <= fs->nheld)
 		{
-			const CDFrontSet *src = r == 0 ? fs : fs->runs[r - 1];
+			const CDFrontSet *src = r == 0 ? fs : fs->held[r - 1];
 
-			Assert(r == 0 || src->nruns == 0);
+			Assert(r == 0 || src->nheld == 0);
 			cd_front_decoder_init(&s->d, src->coded, 0, src->codedbytes);
 		}
 		else
@@ -700,23 +703,23 @@ record_step(RecordStream **side, int k, Size len)
 static Size
 count_union_records(const CDFrontSet *fs, const CDSortedEntries *e, Size len)
 {
-	RecordStream st[CD_FRONT_MAX_RUNS + 2];
-	RecordStream *side[CD_FRONT_MAX_RUNS + 2];
+	RecordStream st[CD_FRONT_MAX_HELD + 2];
+	RecordStream *side[CD_FRONT_MAX_HELD + 2];
 	int			nst = 0;
 	int			k;
 	uint32		r;
 	uint32		rounds = 0;
 	Size		count = 0;
 
-	for (r = 0; r <= fs->nruns + (e != NULL); r++)
+	for (r = 0; r <= fs->nheld + (e != NULL); r++)
 	{
 		RecordStream *s = &st[nst];
 
 		memset(s, 0, sizeof(RecordStream));
 		s->prefix = palloc(CD_FRONT_BUF * sizeof(uint64));
-		if (r <= fs->nruns)
+		if (r <= fs->nheld)
 		{
-			const CDFrontSet *src = r == 0 ? fs : fs->runs[r - 1];
+			const CDFrontSet *src = r == 0 ? fs : fs->held[r - 1];
 
 			s->data = src->coded;
 			s->end = src->codedbytes;
@@ -804,7 +807,7 @@ count_union_records(const CDFrontSet *fs, const CDSortedEntries *e, Size len)
 }
 
 /*
- * The length of every key of fs's sorted part, its runs and e (the sorted
+ * The length of every key of fs's sorted part, its held states and e (the sorted
  * tail, or NULL), if they are all of one length; else CD_FRONT_MIXED.
  */
 static Size
@@ -814,9 +817,9 @@ union_keylen(const CDFrontSet *fs, const CDSortedEntries *e)
 	uint32		r;
 	Size		i;
 
-	for (r = 0; r <= fs->nruns; r++)
+	for (r = 0; r <= fs->nheld; r++)
 	{
-		const CDFrontSet *src = r == 0 ? fs : fs->runs[r - 1];
+		const CDFrontSet *src = r == 0 ? fs : fs->held[r - 1];
 
 		if (src->nsorted == 0)
 			continue;
@@ -835,9 +838,9 @@ union_keylen(const CDFrontSet *fs, const CDSortedEntries *e)
 	return len;
 }
 
-/* Make src (cd_front_takeable) a run of fs. */
+/* Make src (cd_front_takeable) a held state of fs. */
 static void
-add_run(CDFrontSet *fs, CDFrontSet *src)
+add_held(CDFrontSet *fs, CDFrontSet *src)
 {
 	front_compact((CDSet *) src);
 	if (src->nsorted == 0)
@@ -845,10 +848,10 @@ add_run(CDFrontSet *fs, CDFrontSet *src)
 		free_own(src);
 		return;
 	}
-	if (fs->nruns == CD_FRONT_MAX_RUNS)
-		fold_runs(fs);
+	if (fs->nheld == CD_FRONT_MAX_HELD)
+		fold_held(fs);
 	MemoryContextSetParent(src->own_cxt, fs->mcxt);
-	fs->runs[fs->nruns++] = src;
+	fs->held[fs->nheld++] = src;
 }
 
 void
@@ -857,8 +860,8 @@ cd_front_free(CDSet *set)
 	CDFrontSet *fs = as_front(set);
 	uint32		i;
 
-	for (i = 0; i < fs->nruns; i++)
-		free_own(fs->runs[i]);
+	for (i = 0; i < fs->nheld; i++)
+		free_own(fs->held[i]);
 	if (fs->own_cxt)
 	{
 		/* everything else is in it */
@@ -943,7 +946,7 @@ front_compact(CDSet *set)
 		fs->last = NULL;
 		fs->lastlen = fs->lastroom = 0;
 	}
-	fold_runs(fs);
+	fold_held(fs);
 	if (ntail == 0)
 		return;
 	cd_sort_entries(set->kt, fs->tail, 0, fs->tailbytes, ntail, false, &e);
@@ -975,9 +978,9 @@ front_count(CDSet *set)
 	bool		below = false;	/* k's predecessor was below item i ... */
 	Size		lcp = 0;		/* ... and shared this much with it */
 
-	if (fs->nruns > 0)
+	if (fs->nheld > 0)
 	{
-		/* the runs (and the tail) merged as they are read */
+		/* the held states (and the tail) merged as they are read */
 		bool		tail = fs->nall > fs->nsorted;
 		Size		len;
 		Size		n;
@@ -1049,7 +1052,7 @@ front_merge(CDSet *d, CDSet *s, CDAlloc *alloc)
 		!cd_merge_by_append(ops->used_bytes(s), dst->rawbytes + dst->tailbytes))
 	{
 		/* a large partial state: kept as it is, merged later or never */
-		add_run(dst, as_front(s));
+		add_held(dst, as_front(s));
 		return d;
 	}
 	ops->compact(s);
@@ -1121,7 +1124,7 @@ front_reader(const CDSet *set, CDKeyReader *r)
 	const CDFrontSet *fs = as_front_c(set);
 	CDFrontDecoder *d = palloc(sizeof(CDFrontDecoder));
 
-	Assert(set->nall == set->nsorted && fs->nruns == 0);
+	Assert(set->nall == set->nsorted && fs->nheld == 0);
 	cd_front_decoder_init(d, fs->coded, 0, fs->codedbytes);
 	cd_key_reader_init(r, d, set->nsorted, NULL, read_bytes);
 }
@@ -1130,7 +1133,7 @@ front_reader(const CDSet *set, CDKeyReader *r)
 static bool
 front_serial_form(const CDSet *set, Size *bytes)
 {
-	Assert(set->nall == set->nsorted && as_front_c(set)->nruns == 0);
+	Assert(set->nall == set->nsorted && as_front_c(set)->nheld == 0);
 	*bytes = as_front_c(set)->codedbytes;
 	return true;
 }
@@ -1210,8 +1213,8 @@ front_memory_size(const CDSet *set)
 		fs->lastroom;
 	uint32		i;
 
-	for (i = 0; i < fs->nruns; i++)
-		size += front_memory_size((const CDSet *) fs->runs[i]);
+	for (i = 0; i < fs->nheld; i++)
+		size += front_memory_size((const CDSet *) fs->held[i]);
 	return size;
 }
 
@@ -1399,7 +1402,7 @@ cd_front_from_local_state(const CDSet *src, const CDKeyType *kt,
 		/* its sorted part is the state's keys already */
 		const CDFrontSet *from = as_front_c(src);
 
-		if (from->nruns != 0 || from->codedbytes != keybytes)
+		if (from->nheld != 0 || from->codedbytes != keybytes)
 			elog(ERROR, "count_distinct: a front-coded state is not the size counted");
 		memcpy(fs->coded, from->coded, keybytes);
 		fs->codedbytes = keybytes;

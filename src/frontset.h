@@ -44,8 +44,8 @@
 /* CDFrontSet.keylen of keys not known to be of one length */
 #define CD_FRONT_MIXED		SIZE_MAX
 
-/* the most runs a front-coded set keeps (see "Runs" below) */
-#define CD_FRONT_MAX_RUNS	8
+/* the most held states a front-coded set keeps (see "Held states" below) */
+#define CD_FRONT_MAX_HELD	8
 
 typedef struct CDFrontSet
 {
@@ -53,8 +53,8 @@ typedef struct CDFrontSet
 	MemoryContext mcxt;			/* where the arrays below live */
 	MemoryContext own_cxt;		/* mcxt, when the set has a context of its
 								 * own (cd_front_from_state), else NULL */
-	uint32		nruns;			/* other sets' keys, not merged yet: */
-	struct CDFrontSet *runs[CD_FRONT_MAX_RUNS];
+	uint32		nheld;			/* other sets' keys, not merged yet: */
+	struct CDFrontSet *held[CD_FRONT_MAX_HELD];
 	char	   *coded;			/* the sorted keys, front-coded */
 	Size		codedbytes;
 	Size		codedroom;		/* allocated for them */
@@ -115,16 +115,16 @@ extern CDSet *cd_front_from_local_state(const CDSet *src, const CDKeyType *kt,
 										Size keybytes, MemoryContext mcxt);
 
 /*
- * Runs, as in packed sets (packedset.h).  A front-coded set that
+ * Held states, as in packed sets (packedset.h).  A front-coded set that
  * cd_front_from_state built (a partial state from a parallel worker) has a
  * memory context of its own, so a combine function takes it over instead
  * of copying it: as the group's state (cd_front_take), or, when it is
- * large, as a run of another front-coded set (front_merge): its sorted keys
- * are kept as they are, and the set's keys are its own and its runs'.
- * Counting reads them all in one k-way merge without writing anything; a
- * compaction (which everything but a count and a merge into the set starts
- * with), or more than CD_FRONT_MAX_RUNS runs, merges them into the set's
- * sorted part.
+ * large, as a held state of another front-coded set (front_merge): its
+ * sorted keys are kept as they are, not merged yet, and the set's keys are
+ * its own and its held states'.  Counting reads them all in one k-way
+ * merge without writing anything; a compaction (which everything but a
+ * count and a merge into the set starts with), or more than
+ * CD_FRONT_MAX_HELD held states, merges them into the set's sorted part.
  */
 
 /* May set be taken over whole (cd_front_take)? */
@@ -141,7 +141,7 @@ cd_front_takeable(const CDSet *set)
  */
 extern CDSet *cd_front_take(CDSet *set, MemoryContext mcxt);
 
-/* Free a front-coded set, its runs and its buffers. */
+/* Free a front-coded set, its held states and its buffers. */
 extern void cd_front_free(CDSet *set);
 
 /* Add one key of len bytes to the set (any size, unsorted). */

@@ -25,10 +25,10 @@
  * merge), variable-size dst + front src (dst converts), variable-size +
  * variable-size) are checked the same way, against the union, and so are
  * partial states combined as a parallel leader combines them (the first
- * taken over, large front-coded ones kept as runs, counted by a k-way merge,
- * merged past CD_FRONT_MAX_RUNS and by a compaction).  Every case must
- * leave no chunk behind, and counting, compaction and adding rows none in
- * the current context.
+ * taken over, large front-coded ones kept as held states, counted by a
+ * k-way merge, merged past CD_FRONT_MAX_HELD and by a compaction).  Every
+ * case must leave no chunk behind, and counting, compaction and adding rows
+ * none in the current context.
  *
  * Built by test/drivers/15-set-keys.sh against the server headers and the
  * fuzz harness's stubs of the server functions (test/fuzz/pgstub.c, with
@@ -62,23 +62,23 @@ static size_t cur_n = 0;
 static long n_front_by_rows = 0;	/* sets that turned front-coded by adds */
 static long n_var_by_rows = 0;
 static long merges[2][2][2];	/* [dst front][src front][by append] */
-static long n_runs = 0;			/* combines that kept a state as a run */
+static long n_held = 0;			/* combines that kept a state held */
 static long n_taken = 0;		/* states taken over whole */
-static long n_one_length = 0;	/* states with runs, keys of one length */
+static long n_one_length = 0;	/* with held states, keys of one length */
 static long n_local = 0;		/* states built from a set of this process */
 
 /*
- * Are the keys of fs and its runs known to be of one length (counted over
+ * Are the keys of fs and its held states known to be of one length (counted over
  * records: frontset.c, count_union_records, unless the tail has others)?
  */
 static bool
-runs_of_one_length(const CDFrontSet *fs)
+held_of_one_length(const CDFrontSet *fs)
 {
 	size_t		len = CD_FRONT_MIXED;
 
-	for (uint32 r = 0; r <= fs->nruns; r++)
+	for (uint32 r = 0; r <= fs->nheld; r++)
 	{
-		const CDFrontSet *s = r == 0 ? fs : fs->runs[r - 1];
+		const CDFrontSet *s = r == 0 ? fs : fs->held[r - 1];
 
 		if (s->nsorted == 0)
 			continue;
@@ -797,20 +797,20 @@ check_image(CDSet *s, const Key *want, size_t n)
  * count_distinct_combine does: each deserialized in a per-input context
  * that is deleted after its combine (as nodeAgg resets it), the first
  * taken over (cd_set_take), the others merged; the large front-coded ones
- * become runs of the state, counted without a merge, merged past
- * CD_FRONT_MAX_RUNS and by a compaction.  The rows of l go to k pieces, a
+ * become held states of the state, counted without a merge, merged past
+ * CD_FRONT_MAX_HELD and by a compaction.  The rows of l go to k pieces, a
  * quarter of them to a second piece too; odd_early: a key of odd length
- * only to pieces 1 to CD_FRONT_MAX_RUNS, one of even length only to the
- * others, so that with more pieces those runs, merged into the state, give
- * it keys of two lengths, and the runs after them have keys of one length,
+ * only to pieces 1 to CD_FRONT_MAX_HELD, one of even length only to the
+ * others, so that with more pieces those held states, merged into the state, give
+ * it keys of two lengths, and the held states after them have keys of one length,
  * the state's first one.  tiny_one: the second piece gets few keys (those
  * of another length than l's first, and a few more), which go into the
- * state's tail, and the next ones are kept as runs beside it.
+ * state's tail, and the next ones are kept as held states beside it.
  */
 static int
 odd_early_piece(int k, size_t len)
 {
-	int			first = Min(k - 1, CD_FRONT_MAX_RUNS);	/* pieces 1 .. first */
+	int			first = Min(k - 1, CD_FRONT_MAX_HELD);	/* pieces 1 .. first */
 
 	if (len % 2 == 1)
 		return 1 + (int) (next_random() % first);
@@ -823,14 +823,14 @@ odd_early_piece(int k, size_t len)
 }
 
 static void
-check_runs(const CDKeyType *kt, const KeyList *l, int k, CDAlloc *alloc,
+check_held(const CDKeyType *kt, const KeyList *l, int k, CDAlloc *alloc,
 		   bool odd_early, bool tiny_one)
 {
 	KeyList		piece[12];
 	CDSet	   *state = NULL;
 	size_t		n;
 	Key		   *want = keys_of(l, NULL, &n);
-	bool		had_runs = false;
+	bool		had_held = false;
 	int			j;
 
 	Assert(k >= 1 && k <= 12);
@@ -887,32 +887,32 @@ check_runs(const CDKeyType *kt, const KeyList *l, int k, CDAlloc *alloc,
 		{
 			MemoryContext old = MemoryContextSwitchTo(tuple);
 			uint32		before = state->kind == CD_SET_FRONT ?
-				((CDFrontSet *) state)->nruns : 0;
+				((CDFrontSet *) state)->nheld : 0;
 
 			state = cd_set_merge(state, d, alloc);
 			MemoryContextSwitchTo(old);
 			if (state->kind == CD_SET_FRONT &&
-				((CDFrontSet *) state)->nruns > before)
-				n_runs++;
+				((CDFrontSet *) state)->nheld > before)
+				n_held++;
 		}
 		MemoryContextDelete(tuple);
-		if (state->kind == CD_SET_FRONT && ((CDFrontSet *) state)->nruns > 0)
+		if (state->kind == CD_SET_FRONT && ((CDFrontSet *) state)->nheld > 0)
 		{
-			had_runs = true;
-			report_ok(((CDFrontSet *) state)->nruns <= CD_FRONT_MAX_RUNS,
-					  "at most CD_FRONT_MAX_RUNS runs");
+			had_held = true;
+			report_ok(((CDFrontSet *) state)->nheld <= CD_FRONT_MAX_HELD,
+					  "at most CD_FRONT_MAX_HELD held states");
 		}
 		keys_free(&piece[j]);
 	}
 	if (state != NULL)
 	{
-		/* counted through the runs, then compacted and read */
-		if (had_runs && state->kind == CD_SET_FRONT &&
-			((CDFrontSet *) state)->nruns > 0 &&
-			runs_of_one_length((CDFrontSet *) state))
+		/* counted through the held states, then compacted and read */
+		if (had_held && state->kind == CD_SET_FRONT &&
+			((CDFrontSet *) state)->nheld > 0 &&
+			held_of_one_length((CDFrontSet *) state))
 			n_one_length++;
 		report(check_set(state, want, n),
-			   had_runs ? "combined partial states, with runs" :
+			   had_held ? "combined partial states, with held states" :
 			   "combined partial states");
 		free_set(state);
 	}
@@ -1177,12 +1177,12 @@ one_case(long it)
 	report_ok(kt.encoding == CD_KEY_BYTES && kt.width == 0 && kt.codec == NULL,
 			  "bytea: byte keys");
 	check_lists(&kt, &a, &b, test_alloc(hash));
-	check_runs(&kt, &a, 1 + (int) (it % 12), test_alloc(hash), false, false);
+	check_held(&kt, &a, 1 + (int) (it % 12), test_alloc(hash), false, false);
 	if (shape == 6 || shape == 7)
 	{
 		/* keys of one length: 3 states, and many, and a tail with them */
-		check_runs(&kt, &a, 3, test_alloc(hash), false, true);
-		check_runs(&kt, &a, 12, test_alloc(hash), false, it & 1);
+		check_held(&kt, &a, 3, test_alloc(hash), false, true);
+		check_held(&kt, &a, 12, test_alloc(hash), false, it & 1);
 		if (a.n > 0)
 		{
 			/* and a tail with a few keys one byte longer than some */
@@ -1202,13 +1202,13 @@ one_case(long it)
 					keys_add(&c, buf, len + 1);
 				}
 			}
-			check_runs(&kt, &c, 3, test_alloc(hash), false, true);
+			check_held(&kt, &c, 3, test_alloc(hash), false, true);
 			keys_free(&c);
 		}
 	}
 	if (shape == 6)
 	{
-		/* keys of two lengths: see check_runs */
+		/* keys of two lengths: see check_held */
 		KeyList		c;
 
 		keys_init(&c);
@@ -1220,9 +1220,9 @@ one_case(long it)
 				buf[len++] = alphabet[next_random() % lengthof(alphabet)];
 			keys_add(&c, buf, len);
 		}
-		check_runs(&kt, &c, 2 + (int) (it % 11), test_alloc(hash), true,
+		check_held(&kt, &c, 2 + (int) (it % 11), test_alloc(hash), true,
 				   false);
-		check_runs(&kt, &c, 12, test_alloc(hash), true, it & 1);
+		check_held(&kt, &c, 12, test_alloc(hash), true, it & 1);
 		keys_free(&c);
 	}
 	keys_free(&a);
@@ -1352,22 +1352,22 @@ main(int argc, char **argv)
 				  "front + variable-size merged in one pass and by append");
 		report_ok(merges[0][1][0] + merges[0][1][1] > 0,
 				  "variable-size + front merged");
-		report_ok(n_taken > 0 && n_runs > 0,
-				  "front-coded states taken over and kept as runs");
+		report_ok(n_taken > 0 && n_held > 0,
+				  "front-coded states taken over and kept as held states");
 		report_ok(n_one_length > 0,
-				  "runs of keys of one length counted");
+				  "held states of keys of one length counted");
 		report_ok(n_local > 0, "states read from sets of this process");
 	}
 	printf("%s: front set, %ld cases, %ld checks passed, %ld failed "
 		   "(sets of rows front-coded: %ld, variable-size: %ld; merges "
 		   "front+front %ld/%ld, front+var %ld/%ld, var+front %ld/%ld, "
 		   "var+var %ld/%ld, one pass/by append; states taken %ld, "
-		   "kept as runs %ld, of keys of one length %ld; local states %ld)\n",
+		   "kept as held states %ld, of keys of one length %ld; local states %ld)\n",
 		   failed ? "FAIL" : "ok", cases, passed, failed,
 		   n_front_by_rows, n_var_by_rows,
 		   merges[1][1][0], merges[1][1][1], merges[1][0][0], merges[1][0][1],
 		   merges[0][1][0], merges[0][1][1], merges[0][0][0], merges[0][0][1],
-		   n_taken, n_runs, n_one_length, n_local);
+		   n_taken, n_held, n_one_length, n_local);
 	printf("%d passed, %d failed\n", failed ? 0 : 1, failed ? 1 : 0);
 	return failed > 0;
 }
