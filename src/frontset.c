@@ -13,13 +13,10 @@
  * Compaction sorts and deduplicates the tail (varentry.h) and merges it
  * into the sorted part in one pass, in place: the array grows by a bound of
  * the new keys' encoded size (gap), the sorted part moves to its end, and
- * the merge writes from the front.  A key of the sorted part that follows
- * another of its keys in the output is copied as it is (consecutive ones
- * in one memmove); one that follows a new key is encoded again, and shares at
- * least as much with it as with its old predecessor (the new key lies
- * between them), so its encoding does not grow: the write position never
- * passes what the merge has read.  Decoding keeps the last two keys (two
- * buffers), so a key stays valid while the next is decoded.
+ * the merge (bytemerge.h: cd_byte_merge_into) writes from the front,
+ * copying the sorted part's keys as they are except after a new key.
+ * Decoding keeps the last two keys (two buffers), so a key stays valid
+ * while the next is decoded.
  *
  * Budget.  The tail gets half of what front coding saves over the entries
  * of the sorted part (at least 1/16 of them and 8 kB): the set, tail
@@ -37,6 +34,7 @@
 #include "miscadmin.h"
 #include "utils/memutils.h"
 
+#include "bytemerge.h"
 #include "errors.h"
 #include "frontset.h"
 #include "keymerge.h"
@@ -89,68 +87,19 @@ note_keylen(CDFrontSet *fs, Size len)
  */
 
 /*
- * The next key of the sorted part, k (just decoded by d), against t, when
- * the key before k was below t and shared lcp bytes with it: k shares
- * d->shared bytes with that key, so unless that is lcp, the order is known
- * without reading the keys.  Sets *lcp to what k and t share.
- */
-static inline int
-compare_next(const CDFrontDecoder *d, const char *k, Size klen,
-			 const char *t, Size tlen, Size *lcp)
-{
-	if (d->shared > *lcp)
-		return -1;				/* like the key before: below t */
-	if (d->shared < *lcp)
-	{
-		/* k is past the key before where that one still matched t */
-		*lcp = d->shared;
-		return 1;
-	}
-	return cd_bytes_compare_from(k, klen, t, tlen, *lcp, lcp);
-}
-
-/* Keys of the sorted tail (CDSortedEntries) as a reader. */
-static const char *
-read_items(CDKeyReader *r, Size *len)
-{
-	const CDSortedEntries *e = (const CDSortedEntries *) r->source;
-
-	if (r->pos >= e->n)
-		return NULL;
-	cd_prefetch_item_key(e->items, r->pos, e->n);
-	*len = e->items[r->pos].len;
-	return e->items[r->pos++].key;
-}
-
-/*
  * Merge the sorted, distinct keys of src into the sorted part, in place
- * (see the top of the file); the key src returned last must stay valid
- * while it returns the next one.  gap: at least the sum of cd_front_key_bound()
- * of src's keys.  Returns how many of them were new.
+ * (bytemerge.h: cd_byte_merge_into); the key src returned last must stay
+ * valid while it returns the next one.  gap: at least the sum of
+ * cd_front_key_bound() of src's keys.  Returns how many of them were new.
  */
 static Size
-merge_into(CDFrontSet *fs, CDKeyReader *src, Size gap)
+merge_into(CDFrontSet *fs, CDByteSource *src, Size gap)
 {
 	Size		old = fs->codedbytes;
 	Size		total = old + gap;
 	char	   *data;
-	CDFrontDecoder d;
-	const char *k;				/* the sorted part's current key */
-	const char *t;				/* src's */
-	const char *last = NULL;	/* the last key written */
-	Size		klen = 0;
-	Size		tlen = 0;
-	Size		lastlen = 0;
-	Size		w = 0;
-	Size		run = 0;		/* keys copied as they are: [run, runend) */
-	Size		runend = 0;
-	bool		in_run = false;
-	bool		as_is = true;	/* the last key written is k's predecessor */
-	bool		below = false;	/* k's predecessor was below t ... */
-	Size		lcp = 0;		/* ... and shared this much with it */
-	Size		nnew = 0;
-	Size		raw = 0;
-	Size		count = 0;
+	CDByteSource part;
+	CDByteMerged m;
 
 	if (total > MaxAllocHugeSize)
 		cd_error_group_too_large(CD_SET_MAX_KEYS, 0);
@@ -159,85 +108,27 @@ merge_into(CDFrontSet *fs, CDKeyReader *src, Size gap)
 	fs->coded = data;
 	fs->codedroom = Max(total, 1);
 	memmove(data + gap, data, old);
-	cd_front_decoder_init(&d, data, gap, total);
-	k = cd_front_decoder_next(&d, &klen);
-	t = src->next_bytes(src, &tlen);
-	while (k != NULL || t != NULL)
-	{
-		int			c;
-
-		if (k == NULL)
-			c = 1;
-		else if (t == NULL)
-			c = -1;
-		else if (below)
-			c = compare_next(&d, k, klen, t, tlen, &lcp);
-		else
-			c = cd_bytes_compare_from(k, klen, t, tlen, 0, &lcp);
-		below = (c < 0);
-
-		if (c <= 0)
-		{
-			/* k goes out; src's equal key is dropped */
-			if (as_is)
-			{
-				if (!in_run)
-					run = d.start;
-				in_run = true;
-				runend = d.pos;
-			}
-			else
-				cd_front_put_key(data, &w, k, klen,
-						   cd_common_prefix(last, lastlen, k, klen));
-			last = k;
-			lastlen = klen;
-			as_is = true;
-			k = cd_front_decoder_next(&d, &klen);
-			if (c == 0)
-				t = src->next_bytes(src, &tlen);
-		}
-		else
-		{
-			/* t goes out, after the run of keys before it */
-			if (in_run)
-			{
-				memmove(data + w, data + run, runend - run);
-				w += runend - run;
-				in_run = false;
-			}
-			cd_front_put_key(data, &w, t, tlen,
-					   last ? cd_common_prefix(last, lastlen, t, tlen) : 0);
-			raw += cd_entry_header_size(tlen) + tlen;
-			nnew++;
-			last = t;
-			lastlen = tlen;
-			as_is = false;
-			t = src->next_bytes(src, &tlen);
-		}
-		if (unlikely(++count > CD_SET_MAX_KEYS))
-			cd_error_group_too_large(CD_SET_MAX_KEYS, 0);
-		if ((count & 0xFFFF) == 0)
-			CHECK_FOR_INTERRUPTS();
-	}
-	if (in_run)
-	{
-		memmove(data + w, data + run, runend - run);
-		w += runend - run;
-	}
-	cd_front_decoder_free(&d);
-	Assert(w <= total);
+	cd_byte_source_front(&part, data, gap, total);
+	if (src->form == CD_BYTES_ITEMS)
+		cd_byte_merge_into(NULL, data, &part, src, true, CD_BYTES_ITEMS, &m);
+	else if (src->form == CD_BYTES_FRONT)
+		cd_byte_merge_into(NULL, data, &part, src, true, CD_BYTES_FRONT, &m);
+	else
+		cd_byte_merge_into(NULL, data, &part, src, true, CD_BYTES_READER, &m);
+	cd_byte_source_free(&part);
+	Assert(m.bytes <= total);
 
 	/* give back the gap the new keys did not take */
-	if (total - w > w / 8 + CD_FRONT_MIN_TAIL)
+	if (total - m.bytes > m.bytes / 8 + CD_FRONT_MIN_TAIL)
 	{
-		fs->coded = cd_realloc_huge(data, Max(w, 1));
-		fs->codedroom = Max(w, 1);
+		fs->coded = cd_realloc_huge(data, Max(m.bytes, 1));
+		fs->codedroom = Max(m.bytes, 1);
 	}
-	fs->codedbytes = w;
-	fs->rawbytes += raw;
-	fs->nsorted = (uint32) count;
+	fs->codedbytes = m.bytes;
+	fs->rawbytes += m.newraw;
+	fs->nsorted = (uint32) m.count;
 	fs->keylen = CD_FRONT_MIXED;
-	return nnew;
+	return m.nnew;
 }
 
 /* ----------------------------------------------------------------
@@ -332,165 +223,42 @@ fold_held(CDFrontSet *fs)
 	for (i = 0; i < nheld; i++)
 	{
 		CDFrontSet *h = fs->held[i];
-		CDKeyReader r;
+		CDByteSource src;
 
-		front_reader((CDSet *) h, &r);
-		(void) merge_into(fs, &r, h->rawbytes +
+		Assert(h->nall == h->nsorted && h->nheld == 0);
+		cd_byte_source_front(&src, h->coded, 0, h->codedbytes);
+		(void) merge_into(fs, &src, h->rawbytes +
 						  (Size) h->nsorted * CD_FRONT_ENTRY_SLACK);
-		reader_free(&r);
+		cd_byte_source_free(&src);
 		free_own(h);
 	}
 	fs->nall = fs->nsorted + ntail;
 }
 
-/* One stream of a count_union: a sorted part's decoder or the sorted tail. */
-typedef struct UnionStream
-{
-	const CDSortedEntries *e;	/* the tail's sorted entries, or NULL: */
-	CDFrontDecoder d;			/* a sorted part's keys */
-	Size		next;			/* e's next item */
-	const char *key;			/* the head */
-	Size		len;
-	Size		lcp;			/* what it shares with the last key counted */
-	bool		done;			/* past its last key */
-} UnionStream;
-
-/* The stream's next key as its head; false at its end. */
-static inline bool
-stream_next(UnionStream *s)
-{
-	if (s->e == NULL)
-	{
-		s->key = cd_front_decoder_next(&s->d, &s->len);
-		return s->key != NULL;
-	}
-	if (s->next >= s->e->n)
-		return false;
-	cd_prefetch_item_key(s->e->items, s->next, s->e->n);
-	s->key = s->e->items[s->next].key;
-	s->len = s->e->items[s->next].len;
-	s->next++;
-	return true;
-}
-
-static void
-stream_free(UnionStream *s)
-{
-	if (s->e == NULL)
-		cd_front_decoder_free(&s->d);
-}
-
 /*
- * The number of keys in the sorted part, the held states and the tail (its sorted,
- * distinct entries e, or NULL): one k-way merge of their streams.
- *
- * Each head is above the last key counted, L, and shares lcp bytes with
- * it; a head that shares more with L than another is the smaller (at the
- * first byte where the other differs from L, it has L's byte and the other
- * a greater one).  So only the heads that share the most with L are
- * compared, from there on.  A head that is the smallest is counted as L and
- * its stream advances; the next key of a front-coded stream shares with it
- * what its front coding says; heads not compared keep what they share with
- * L (L and the new one agree past it).
+ * The number of keys in the sorted part, the held states and the tail (its
+ * sorted, distinct entries e, or NULL): one k-way merge of their keys
+ * (bytemerge.h: cd_byte_union_count).
  */
 static Size
 count_union(const CDFrontSet *fs, const CDSortedEntries *e)
 {
-	UnionStream st[CD_FRONT_MAX_HELD + 2];
+	CDByteSource st[CD_FRONT_MAX_HELD + 2];
 	int			k = 0;
-	int			i;
 	uint32		r;
-	Size		count = 0;
 
-	for (r = 0; r <= fs->nheld + (e != NULL); r++)
+	StaticAssertStmt(CD_FRONT_MAX_HELD + 2 <= CD_BYTE_UNION_MAX,
+					 "too many held states for one union count");
+	for (r = 0; r <= fs->nheld; r++)
 	{
-		UnionStream *s = &st[k];
+		const CDFrontSet *src = r == 0 ? fs : fs->held[r - 1];
 
-		memset(s, 0, sizeof(UnionStream));
-		if (r <= fs->nheld)
-		{
-			const CDFrontSet *src = r == 0 ? fs : fs->held[r - 1];
-
-			Assert(r == 0 || src->nheld == 0);
-			cd_front_decoder_init(&s->d, src->coded, 0, src->codedbytes);
-		}
-		else
-			s->e = e;
-		if (stream_next(s))
-			k++;
-		else
-			stream_free(s);
+		Assert(r == 0 || src->nheld == 0);
+		cd_byte_source_front(&st[k++], src->coded, 0, src->codedbytes);
 	}
-	while (k > 1)
-	{
-		Size		most = 0;
-		int			m = -1;
-		uint32		eq = 0;		/* the heads equal to st[m]'s */
-		const char *last;
-		Size		lastlen;
-		Size		lcp;
-
-		for (i = 0; i < k; i++)
-			most = Max(most, st[i].lcp);
-		for (i = 0; i < k; i++)
-		{
-			int			c;
-
-			if (st[i].lcp != most)
-				continue;		/* above the heads that share the most */
-			c = m < 0 ? -1 :
-				cd_bytes_compare_from(st[i].key, st[i].len, st[m].key,
-									  st[m].len, most, &lcp);
-			if (c < 0)
-			{
-				m = i;
-				eq = 0;
-			}
-			if (c <= 0)
-				eq |= (uint32) 1 << i;
-		}
-
-		/* st[m]'s head is the next key counted: L */
-		last = st[m].key;
-		lastlen = st[m].len;
-		for (i = 0; i < k; i++)
-		{
-			UnionStream *s = &st[i];
-
-			if ((eq & ((uint32) 1 << i)) == 0)
-			{
-				if (s->lcp == most)
-					s->lcp = cd_bytes_common_prefix(s->key, s->len, last,
-													lastlen, most);
-			}
-			else if (!stream_next(s))
-				s->done = true;
-			else if (s->e == NULL)
-				s->lcp = s->d.shared;	/* what it shares with L */
-			else
-				s->lcp = cd_bytes_common_prefix(s->key, s->len, last,
-												lastlen, 0);
-		}
-		/* the streams at their end: the last one takes their place */
-		for (i = k - 1; i >= 0; i--)
-		{
-			if (st[i].done)
-			{
-				stream_free(&st[i]);
-				st[i] = st[--k];
-			}
-		}
-		if ((++count & 0xFFFF) == 0)
-			CHECK_FOR_INTERRUPTS();
-	}
-	if (k == 1)
-	{
-		do
-			count++;
-		while (stream_next(&st[0]));
-		stream_free(&st[0]);
-	}
-	return count;
+	if (e != NULL)
+		cd_byte_source_items(&st[k++], e->items, e->n);
+	return cd_byte_union_count(st, k);
 }
 
 /*
@@ -935,7 +703,7 @@ front_compact(CDSet *set)
 	CDFrontSet *fs = as_front(set);
 	Size		ntail = fs->nall - fs->nsorted;
 	CDSortedEntries e;
-	CDKeyReader r;
+	CDByteSource src;
 	Size		gap = 0;
 	Size		i;
 
@@ -952,8 +720,8 @@ front_compact(CDSet *set)
 	cd_sort_entries(set->kt, fs->tail, 0, fs->tailbytes, ntail, false, &e);
 	for (i = 0; i < e.n; i++)
 		gap += cd_front_key_bound(e.items[i].len);
-	cd_key_reader_init(&r, &e, (uint32) e.n, NULL, read_items);
-	(void) merge_into(fs, &r, gap);
+	cd_byte_source_items(&src, e.items, e.n);
+	(void) merge_into(fs, &src, gap);
 	cd_note_tail(set, CD_SET_TAIL_DUPS, ntail, e.n);
 	cd_entries_free(&e);
 	fs->nall = fs->nsorted;
@@ -1015,7 +783,7 @@ front_count(CDSet *set)
 		if (k == NULL)
 			c = 1;
 		else if (below)
-			c = compare_next(&d, k, klen, t, tlen, &lcp);
+			c = cd_byte_compare_next(&d, k, klen, t, tlen, &lcp);
 		else
 			c = cd_bytes_compare_from(k, klen, t, tlen, 0, &lcp);
 		below = (c < 0);
@@ -1068,8 +836,11 @@ front_merge(CDSet *d, CDSet *s, CDAlloc *alloc)
 	}
 	else
 	{
+		CDByteSource from;
+
 		front_compact(d);
-		(void) merge_into(dst, &r,
+		cd_byte_source_reader(&from, &r);
+		(void) merge_into(dst, &from,
 						  srcbytes + (Size) s->nsorted * CD_FRONT_ENTRY_SLACK);
 		dst->nall = dst->nsorted;
 	}

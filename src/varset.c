@@ -44,6 +44,7 @@
 #include "miscadmin.h"
 #include "utils/memutils.h"
 
+#include "bytemerge.h"
 #include "errors.h"
 #include "frontset.h"
 #include "serialkeys.h"
@@ -332,130 +333,35 @@ var_add_value(CDSet *set, Datum value, CDAlloc *alloc)
 }
 
 /*
- * The sorted, distinct keys that merge_sorted adds to a set: an index of
- * items (a sorted tail) or the sorted entries of another set.
- */
-typedef struct MergeSource
-{
-	const CDVarItem *items;		/* the index, or NULL: from set */
-	Size		nitems;
-	Size		next;			/* the next item */
-	const CDVarSet *set;		/* the other set (items == NULL) */
-	Size		pos;			/* its next entry */
-	CDVarItem	cur;			/* its current entry, if have_cur */
-	bool		have_cur;
-	CDImageBuf	img;			/* cur's aligned image (comparator) */
-} MergeSource;
-
-/* The source's next key (not consumed), or NULL after the last. */
-static inline const CDVarItem *
-source_peek(MergeSource *src)
-{
-	Size		len;
-	const char *key;
-
-	if (src->items != NULL)
-		return src->next < src->nitems ? &src->items[src->next] : NULL;
-	if (src->have_cur)
-		return &src->cur;
-	key = next_entry(src->set, &src->pos, src->set->sortedbytes, &len);
-	if (key == NULL)
-		return NULL;
-	cd_index_sorted_entry(src->set->kt, &src->cur, key, len, &src->img);
-	src->have_cur = true;
-	return &src->cur;
-}
-
-static inline void
-source_consume(MergeSource *src)
-{
-	src->next++;
-	src->have_cur = false;
-}
-
-/*
- * Merge the sorted, distinct keys of src (none of them in the sorted part
- * twice), whose entries take srcbytes, into the sorted part: the sorted
- * part moves to the end of the array, and both are merged into the front.
+ * Merge src's sorted, distinct keys (none of them in the sorted part twice),
+ * whose entries take srcbytes, into the sorted part: the sorted part moves
+ * to the end of the array, and both are merged into the front
+ * (bytemerge.h: cd_byte_merge_into, which keeps equal keys once and copies
+ * the sorted part's entries between two of src's keys in one memmove).
  * The write position never passes the start of the sorted part's current
- * entry, because the room before the moved part holds srcbytes.  Equal
- * keys are kept once (the sorted part's).  The sorted part's entries
- * between two of src's keys are copied as they are, in one memmove.
+ * entry, because the room before the moved part holds srcbytes.
  */
 static void
-merge_sorted(CDVarSet *set, MergeSource *src, Size srcbytes)
+merge_sorted(CDVarSet *set, CDByteSource *src, Size srcbytes)
 {
-	const CDKeyType *kt = set->kt;
 	Size		end = var_size(set);
-	Size		next = end - set->sortedbytes;
-	Size		run = next;		/* sorted part's entries from here to cur:
-								 * not copied yet */
-	Size		curpos = next;	/* where cur starts */
-	Size		w = 0;
-	Size		count = 0;
-	CDVarItem	cur = {0};		/* the sorted part's current entry */
-	bool		have_cur = false;
-	CDImageBuf	img = {0};		/* its aligned image (comparator) */
-	const CDVarItem *item;
+	Size		from = end - set->sortedbytes;
+	CDByteSource part;
+	CDByteMerged m;
 
-	Assert(end - set->sortedbytes >= srcbytes);
+	Assert(from >= srcbytes);
 	set->flags &= ~CD_SET_UNIFORM;	/* not checked here */
-	memmove(set->data + next, set->data, set->sortedbytes);
-	for (;;)
-	{
-		int			c;
-
-		if (!have_cur && next < end)
-		{
-			Size		len = 0;
-			const char *key;
-
-			curpos = next;
-			key = cd_read_entry(set->data, &next, &len);
-			cd_index_sorted_entry(kt, &cur, key, len, &img);
-			have_cur = true;
-		}
-		item = source_peek(src);
-		if (!have_cur && item == NULL)
-			break;
-
-		if (!have_cur)
-			c = 1;
-		else if (item == NULL)
-			c = -1;
-		else
-			c = cd_compare_items(kt, &cur, item, false);
-
-		if (c <= 0)
-		{
-			/* cur joins the run */
-			have_cur = false;
-			if (c == 0)
-				source_consume(src);
-		}
-		else
-		{
-			Size		upto = have_cur ? curpos : next;
-
-			memmove(set->data + w, set->data + run, upto - run);
-			w += upto - run;
-			run = upto;
-			cd_emit_entry(set->data, &w, item->key, item->len);
-			source_consume(src);
-		}
-		if (unlikely(++count > CD_SET_MAX_KEYS))
-			cd_error_group_too_large(CD_SET_MAX_KEYS, 0);
-		if ((count & 0xFFFF) == 0)
-			CHECK_FOR_INTERRUPTS();
-	}
-	memmove(set->data + w, set->data + run, next - run);
-	w += next - run;
-	set->used = set->sortedbytes = w;
-	set->nall = set->nsorted = (uint32) count;
-	if (img.buf)
-		pfree(img.buf);
-	if (src->img.buf)
-		pfree(src->img.buf);
+	memmove(set->data + from, set->data, set->sortedbytes);
+	cd_byte_source_entries(&part, set->kt, set->data, from, end);
+	if (src->form == CD_BYTES_ITEMS)
+		cd_byte_merge_into(set->kt, set->data, &part, src, false,
+						   CD_BYTES_ITEMS, &m);
+	else
+		cd_byte_merge_into(set->kt, set->data, &part, src, false,
+						   CD_BYTES_ENTRIES, &m);
+	cd_byte_source_free(&part);
+	set->used = set->sortedbytes = m.bytes;
+	set->nall = set->nsorted = (uint32) m.count;
 }
 
 /*
@@ -745,8 +651,9 @@ var_compact(CDSet *s)
 	else
 	{
 		uint32		nsorted = set->nsorted;
-		MergeSource src = {.items = t.items, .nitems = nuniq};
+		CDByteSource src;
 
+		cd_byte_source_items(&src, t.items, nuniq);
 		merge_sorted(set, &src, t.bytes);
 		cd_note_tail(s, CD_SET_TAIL_DUPS, ntail, set->nsorted - nsorted);
 	}
@@ -847,12 +754,14 @@ var_merge(CDSet *d, CDSet *s, CDAlloc *alloc)
 	}
 	else
 	{
-		MergeSource from = {.set = src};
+		CDByteSource from;
 
 		var_compact((CDSet *) dst);
 		if (var_size(dst) - dst->sortedbytes < src->sortedbytes)
 			dst = resize_data(dst, dst->sortedbytes + src->sortedbytes, alloc);
+		cd_byte_source_entries(&from, src->kt, src->data, 0, src->sortedbytes);
 		merge_sorted(dst, &from, src->sortedbytes);
+		cd_byte_source_free(&from);
 	}
 	return (CDSet *) dst;
 }
