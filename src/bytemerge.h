@@ -3,7 +3,7 @@
  * bytemerge.h
  *	  The merge engine for byte keys and variable-size keys: a source of
  *	  sorted, distinct keys with one head (CDByteSource) over an index of
- *	  entries, a run of entries (varentry.h), a front-coded stream
+ *	  entries, an array of entries (varentry.h), a front-coded stream
  *	  (frontcode.h's trusting decoder) or a key reader (keystream.h), and
  *	  the in-place merge of a source into a sorted part (cd_byte_merge_into)
  *	  and the count of the union of several sources (cd_byte_union_count).
