@@ -812,10 +812,18 @@ own_and_held_readers(const CDPackedSet *ps, CDKeyReader *in, CDKeyReader **pin,
 	return n;
 }
 
-/* Decode a lazy set's sorted part into blocks (keeps its tail). */
+/*
+ * Decode a lazy set's sorted part into blocks, in place (keeps its tail).
+ * The set's keys stay the same, only their form changes, so a caller that
+ * holds the set as const may call it: a reader (set_header.h's reader
+ * contract), which must index the blocks to start anywhere.  This is the
+ * one place that writes a packed set given as const; a backend's sets are
+ * its own, so no other reader sees the change happen.
+ */
 static void
-unlazy(CDPackedSet *ps)
+decode_in_place(const CDPackedSet *cps)
 {
+	CDPackedSet *ps = unconstify(CDPackedSet *, cps);
 	CDKeyReader r;
 	CDBlockDecoder	u;
 	uint64		block[CD_PACKED_BLOCK];
@@ -892,7 +900,7 @@ add_held(CDPackedSet *ps, CDPackedSet *src)
 	}
 	if (ps->nheld == CD_PACKED_MAX_HELD)
 	{
-		unlazy(ps);
+		decode_in_place(ps);
 		fold_held(ps);
 	}
 	MemoryContextSetParent(src->own_cxt, ps->mcxt);
@@ -912,7 +920,7 @@ packed_compact(CDSet *set)
 
 	if (nappended == 0 && ps->nheld == 0)
 		return;					/* a lazy set stays so */
-	unlazy(ps);
+	decode_in_place(ps);
 	fold_held(ps);
 	if (nappended == 0)
 		return;
@@ -1132,9 +1140,9 @@ packed_count(CDSet *set)
 	if (ntail == 0)
 		return (uint32) base;
 	/* the tail's keys are looked up in blocks */
-	unlazy(ps);
+	decode_in_place(ps);
 	for (r = 0; r < ps->nheld; r++)
-		unlazy(ps->held[r]);
+		decode_in_place(ps->held[r]);
 	scratch = alloc_huge(CurrentMemoryContext, (Size) ntail * width);
 	sorted = cd_sort_keys(ps->tail, scratch, ntail, width);
 	if (sorted == scratch)
@@ -1213,7 +1221,7 @@ packed_merge(CDSet *dst, CDSet *src, CDAlloc *alloc)
 		return dst;
 	}
 	packed_compact(dst);
-	unlazy(ps);
+	decode_in_place(ps);
 	(void) merge_blocks(ps, &r, src->nsorted);
 	ps->nall = ps->nsorted;
 	fit_tail(ps);
@@ -1228,7 +1236,7 @@ packed_copy(CDSet *set, MemoryContext mcxt)
 	uint32		nblocks;
 
 	packed_compact(set);
-	unlazy(ps);
+	decode_in_place(ps);
 	copy = create_empty(set->kt, mcxt, set->flags);
 	nblocks = nblocks_of(ps->nsorted);
 	copy->data_len = ps->data_len;
@@ -1250,7 +1258,7 @@ packed_reader(const CDSet *set, CDKeyReader *r)
 {
 	Assert(set->nall == set->nsorted && as_packed_c(set)->nheld == 0);
 	/* readers may start anywhere: a lazy set's keys become blocks */
-	unlazy((CDPackedSet *) as_packed_c(set));
+	decode_in_place(as_packed_c(set));
 	cd_key_reader_init(r, set, set->nsorted, read_blocks, NULL);
 }
 
