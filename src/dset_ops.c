@@ -74,39 +74,41 @@ dsk_lower_bound(const DSKeys *a, uint32 lo, const DSKeys *b, uint32 j)
 /*
  * The one merge of two sorted, distinct runs of keys (fixed-width or
  * bytes).  Each key of the merge is of one class: in a only, in both, in b
- * only; keep says which classes the result holds (union: all three,
- * intersection: both, difference: a only).  out NULL counts them instead,
- * stopping at the first when stop_first (containment, overlap).  When one
- * run is GALLOP_RATIO times longer, the longer one is searched (galloping)
- * for each key of the shorter and what lies between taken as one range, so
- * the cost is the short run's keys times the log of the gaps; otherwise
- * one pass, branch-free for the union of fixed-width keys.  Inlined into
- * each caller, whose constant keep, stop_first and out leave only the
- * work of its own operation in the loop.
+ * only (keymerge.h's CD_MERGE_*); keep says which classes the result holds
+ * (union: all three, intersection: both, difference: a only).  out NULL
+ * counts them instead, stopping at the first when stop_first (containment,
+ * overlap).  When one run is GALLOP_RATIO times longer, the longer one is
+ * searched (galloping) for each key of the shorter and what lies between
+ * taken as one range, so the cost is the short run's keys times the log of
+ * the gaps; otherwise one pass, through the merge engine's branch-free
+ * keep_upto for fixed-width keys.  Inlined into each caller, whose
+ * constant keep, stop_first and out leave only the work of its own
+ * operation in the loop.
  */
-#define MERGE_A		0x01		/* keys only in a */
-#define MERGE_BOTH	0x02		/* keys in both */
-#define MERGE_B		0x04		/* keys only in b */
 
 /*
- * The branch-free union of runs of fixed-width keys of width W into out
- * (keymerge.h), checking for interrupts every 2^20 keys of b.
+ * The branch-free merge of runs of fixed-width keys of width W
+ * (keymerge.h), into out or counted, checking for interrupts every 2^20
+ * keys of b.
  */
-#define UNION_FIXED(W) \
+#define MERGE_FIXED(W) \
 	do { \
-		Size		xi = i, xj = j, xo = o; \
+		Size		xi = i, xj = j, xo = 0; \
+		uint##W    *xout = out != NULL ? (uint##W *) out->fixed + o : NULL; \
 		\
-		while (xi < na && xj < nb) \
+		while (xi < na && xj < nb && !(stop_first && xo > 0)) \
 		{ \
-			cd_merge_union_upto_u##W((const uint##W *) a->fixed, &xi, na, \
-									 (const uint##W *) b->fixed, &xj, \
-									 Min(nb, xj + ((Size) 1 << 20)), \
-									 (uint##W *) out->fixed, &xo); \
+			cd_merge_keep_upto_u##W((const uint##W *) a->fixed, &xi, na, \
+									(const uint##W *) b->fixed, &xj, \
+									Min(nb, xj + ((Size) 1 << 20)), \
+									xout, &xo, keep, stop_first); \
 			CHECK_FOR_INTERRUPTS(); \
 		} \
 		i = (uint32) xi; \
 		j = (uint32) xj; \
-		o = (uint32) xo; \
+		if (out != NULL) \
+			o += (uint32) xo; \
+		count += xo; \
 	} while (0)
 
 /* keys [from, to) of in, of class cls: into out if kept, else counted */
@@ -164,22 +166,21 @@ merge_keys(DSKeys *out, const DSKeys *a, const DSKeys *b, int keep,
 	bool		gallop_b = (uint64) na * GALLOP_RATIO < nb;
 	uint64		steps = 0;
 
-	if (out != NULL && keep == (MERGE_A | MERGE_BOTH | MERGE_B) &&
-		!gallop_a && !gallop_b)
+	if (!gallop_a && !gallop_b)
 	{
 		switch (a->width)
 		{
 			case 1:
-				UNION_FIXED(8);
+				MERGE_FIXED(8);
 				break;
 			case 2:
-				UNION_FIXED(16);
+				MERGE_FIXED(16);
 				break;
 			case 4:
-				UNION_FIXED(32);
+				MERGE_FIXED(32);
 				break;
 			case 8:
-				UNION_FIXED(64);
+				MERGE_FIXED(64);
 				break;
 			default:
 				break;
@@ -195,7 +196,7 @@ merge_keys(DSKeys *out, const DSKeys *a, const DSKeys *b, int keep,
 		{
 			uint32		to = dsk_lower_bound(a, i, b, j);
 
-			count += take_range(out, &o, a, i, to, keep, MERGE_A);
+			count += take_range(out, &o, a, i, to, keep, CD_MERGE_A);
 			i = to;
 			if (i >= na)
 				break;
@@ -204,7 +205,7 @@ merge_keys(DSKeys *out, const DSKeys *a, const DSKeys *b, int keep,
 		{
 			uint32		to = dsk_lower_bound(b, j, a, i);
 
-			count += take_range(out, &o, b, j, to, keep, MERGE_B);
+			count += take_range(out, &o, b, j, to, keep, CD_MERGE_B);
 			j = to;
 			if (j >= nb)
 				break;
@@ -212,31 +213,31 @@ merge_keys(DSKeys *out, const DSKeys *a, const DSKeys *b, int keep,
 		c = dsk_cmp(a, i, b, j);
 		if (c == 0)
 		{
-			count += take_one(out, &o, a, i, keep, MERGE_BOTH);
+			count += take_one(out, &o, a, i, keep, CD_MERGE_BOTH);
 			i++;
 			j++;
 		}
 		else if (c < 0)
 		{
-			count += take_one(out, &o, a, i, keep, MERGE_A);
+			count += take_one(out, &o, a, i, keep, CD_MERGE_A);
 			i++;
 		}
 		else
 		{
-			count += take_one(out, &o, b, j, keep, MERGE_B);
+			count += take_one(out, &o, b, j, keep, CD_MERGE_B);
 			j++;
 		}
 		if ((++steps & 0xFFFF) == 0)
 			CHECK_FOR_INTERRUPTS();
 	}
-	count += take_range(out, &o, a, i, na, keep, MERGE_A);
-	count += take_range(out, &o, b, j, nb, keep, MERGE_B);
+	count += take_range(out, &o, a, i, na, keep, CD_MERGE_A);
+	count += take_range(out, &o, b, j, nb, keep, CD_MERGE_B);
 	if (out != NULL)
 		out->n = o;
 	return count;
 }
 
-#undef UNION_FIXED
+#undef MERGE_FIXED
 
 void
 dsk_union(DSKeys *out, const DSKeys *a, const DSKeys *b)
@@ -247,21 +248,21 @@ dsk_union(DSKeys *out, const DSKeys *a, const DSKeys *b)
 				 errmsg("distinct_set too large"),
 				 errdetail("A distinct_set holds at most %u values.", PG_UINT32_MAX)));
 	dsk_alloc(out, a->kt, a->n + b->n);
-	(void) merge_keys(out, a, b, MERGE_A | MERGE_BOTH | MERGE_B, false);
+	(void) merge_keys(out, a, b, CD_MERGE_ALL, false);
 }
 
 void
 dsk_intersect(DSKeys *out, const DSKeys *a, const DSKeys *b)
 {
 	dsk_alloc(out, a->kt, Min(a->n, b->n));
-	(void) merge_keys(out, a, b, MERGE_BOTH, false);
+	(void) merge_keys(out, a, b, CD_MERGE_BOTH, false);
 }
 
 void
 dsk_difference(DSKeys *out, const DSKeys *a, const DSKeys *b)
 {
 	dsk_alloc(out, a->kt, a->n);
-	(void) merge_keys(out, a, b, MERGE_A, false);
+	(void) merge_keys(out, a, b, CD_MERGE_A, false);
 }
 
 bool
@@ -269,7 +270,7 @@ dsk_contains_all(const DSKeys *a, const DSKeys *b)
 {
 	if (b->n > a->n)
 		return false;
-	return merge_keys(NULL, a, b, MERGE_B, true) == 0;
+	return merge_keys(NULL, a, b, CD_MERGE_B, true) == 0;
 }
 
 bool
@@ -280,7 +281,7 @@ dsk_overlaps(const DSKeys *a, const DSKeys *b)
 	/* disjoint ranges */
 	if (dsk_cmp(a, a->n - 1, b, 0) < 0 || dsk_cmp(b, b->n - 1, a, 0) < 0)
 		return false;
-	return merge_keys(NULL, a, b, MERGE_BOTH, true) > 0;
+	return merge_keys(NULL, a, b, CD_MERGE_BOTH, true) > 0;
 }
 
 /* ------------------------------------------------------------------------

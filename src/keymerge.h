@@ -2,15 +2,18 @@
  *
  * keymerge.h
  *	  The merge engine's kernels (merge_template.h) for each key width:
- *	  branch-free steps of a union, forward or backward, and of a two- or
- *	  three-way count, over sorted, strictly increasing integer keys.
+ *	  branch-free steps of a union, forward or backward, of a merge that
+ *	  keeps some classes of keys (intersection, difference, containment,
+ *	  overlap), and of a two- or three-way count, over sorted, strictly
+ *	  increasing integer keys.
  *
  * Every sorted merge of fixed-width keys, and of byte keys by their 8-byte
  * prefixes, runs its inner loop through these: the fixed-width set's
  * in-place merge (set_keys_template.h), the packed set's merge of blocks
  * and the union of its held states (packedset.c, keyunion.c), the
  * front-coded set's count of keys of one length (frontset.c), and the
- * stored sets' union of decoded arrays (dset_ops.c).  Names are
+ * stored sets' merges of decoded arrays (dset_ops.c merge_keys: union,
+ * intersection, difference, containment, overlap).  Names are
  * cd_merge_<kernel>_u8 .. _u64.
  *
  *-------------------------------------------------------------------------

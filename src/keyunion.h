@@ -5,9 +5,9 @@
  *	  (keystream.h), as one such stream.
  *
  * A packed set with held states (other sets' sorted keys, kept as they came
- * from a parallel worker, not merged yet) reads its keys and theirs through one of these:
- * to count them without writing anything, or to merge them into its
- * blocks in one pass (packedset.c).  The union is a balanced tree of
+ * from a parallel worker, not merged yet) reads its keys and theirs through
+ * one of these: to count them without writing anything, or to merge them
+ * into its blocks in one pass (packedset.c).  The union is a balanced tree of
  * two-way merges; a key in several streams comes out once.
  *
  *-------------------------------------------------------------------------

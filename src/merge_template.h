@@ -16,12 +16,20 @@
  * that no input runs out inside them (a step takes at most one key of each
  * input, so at most the keys left on every side, and for a union the room
  * left in the output): one bound check a step, for callers that read
- * inputs in batches and refill them between calls.  The union_upto and
- * union_down_to kernels stop when a side ends, for callers merging whole
- * arrays.  Callers check for interrupts between calls.
+ * inputs in batches and refill them between calls.  The union_upto,
+ * union_down_to and keep_upto kernels stop when a side ends, for callers
+ * merging whole arrays.  Callers check for interrupts between calls.
  *
  *-------------------------------------------------------------------------
  */
+
+/* keep_upto's classes of a merge's keys (the same for every key type) */
+#ifndef CD_MERGE_A
+#define CD_MERGE_A		0x01	/* in the first input only */
+#define CD_MERGE_BOTH	0x02	/* in both */
+#define CD_MERGE_B		0x04	/* in the second input only */
+#define CD_MERGE_ALL	(CD_MERGE_A | CD_MERGE_BOTH | CD_MERGE_B)
+#endif
 
 /*
  * Union, forward: out[*io ...] gets, each step, the smaller of a[*ia] and
@@ -98,6 +106,62 @@ CDM_NAME(union_down_to) (const CDM_KEY *a, Size *ia, const CDM_KEY *b,
 		out[--xo] = x >= y ? x : y;
 		xa -= (x >= y);
 		xb -= (y >= x);
+	}
+	*ia = xa;
+	*ib = xb;
+	*io = xo;
+}
+
+/*
+ * Keep-class merge, forward, until a side ends: while *ia < na and *ib <
+ * bstop (and, with stop_first, until a key is kept).  Each step takes the
+ * smaller head of a and b, both when equal, a key of one class: in a only
+ * (CD_MERGE_A), in both (CD_MERGE_BOTH), in b only (CD_MERGE_B); a key of
+ * a class in keep is written to out[*io] when out is not NULL, and *io
+ * grows by one.  So keep = all three is a union, CD_MERGE_BOTH an
+ * intersection, CD_MERGE_A a difference, and out NULL counts them
+ * (containment: CD_MERGE_B none, overlap: CD_MERGE_BOTH some).  keep,
+ * stop_first and whether out is NULL are constants at each call, so a step
+ * is a few comparisons and adds, without a branch but the loop's.  Each
+ * step writes out[*io], kept or not, so out has room for the most keys keep
+ * could hold (na + nb for a union, the fewer of na and nb for an
+ * intersection, na for a difference).  out may be a or b itself (the write
+ * position stays at or below the read ones) when keep holds no class of
+ * the other side's keys.
+ */
+static pg_attribute_always_inline void
+CDM_NAME(keep_upto) (const CDM_KEY *a, Size *ia, Size na, const CDM_KEY *b,
+					 Size *ib, Size bstop, CDM_KEY *out, Size *io, int keep,
+					 bool stop_first)
+{
+	Size		xa = *ia,
+				xb = *ib,
+				xo = *io,
+				start = *io;
+
+	/* a union written out is union_forward's loop */
+	if (keep == CD_MERGE_ALL && out != NULL && !stop_first)
+	{
+		CDM_NAME(union_forward) (a, ia, na, b, ib, bstop, out, io, 0, false);
+		return;
+	}
+	while (xa < na && xb < bstop && !(stop_first && xo != start))
+	{
+		CDM_KEY		x = a[xa];
+		CDM_KEY		y = b[xb];
+		int			lt = x < y;
+		int			gt = y < x;
+		int			take;
+
+		take = ((keep & CD_MERGE_A) ? lt : 0) |
+			((keep & CD_MERGE_B) ? gt : 0) |
+			((keep & CD_MERGE_BOTH) ? !(lt | gt) : 0);
+		if (out != NULL)
+			out[xo] = !(keep & CD_MERGE_B) ? x :
+				!(keep & CD_MERGE_A) ? y : (lt ? x : y);
+		xo += take;
+		xa += !gt;
+		xb += !lt;
 	}
 	*ia = xa;
 	*ib = xb;

@@ -789,11 +789,11 @@ add_sorted_tail(CDPackedSet *ps, uint32 n, uint32 expect)
 }
 
 /*
- * Stream readers of ps's sorted part and of each of its runs, into in[] and
- * pin[] (room for 1 + nruns, as u[]); returns how many.
+ * Stream readers of ps's sorted part and of each of its held states, into
+ * in[] and pin[] (room for 1 + nheld, as u[]); returns how many.
  */
 static int
-own_and_run_readers(const CDPackedSet *ps, CDKeyReader *in, CDKeyReader **pin,
+own_and_held_readers(const CDPackedSet *ps, CDKeyReader *in, CDKeyReader **pin,
 					CDBlockDecoder *u)
 {
 	int			n = 0;
@@ -802,20 +802,28 @@ own_and_run_readers(const CDPackedSet *ps, CDKeyReader *in, CDKeyReader **pin,
 	stream_reader(ps, &in[n], &u[n]);
 	pin[n] = &in[n];
 	n++;
-	for (i = 0; i < ps->nruns; i++)
+	for (i = 0; i < ps->nheld; i++)
 	{
-		Assert(ps->runs[i]->nall == ps->runs[i]->nsorted);
-		stream_reader(ps->runs[i], &in[n], &u[n]);
+		Assert(ps->held[i]->nall == ps->held[i]->nsorted);
+		stream_reader(ps->held[i], &in[n], &u[n]);
 		pin[n] = &in[n];
 		n++;
 	}
 	return n;
 }
 
-/* Decode a lazy set's sorted part into blocks (keeps its tail). */
+/*
+ * Decode a lazy set's sorted part into blocks, in place (keeps its tail).
+ * The set's keys stay the same, only their form changes, so a caller that
+ * holds the set as const may call it: a reader (set_header.h's reader
+ * contract), which must index the blocks to start anywhere.  This is the
+ * one place that writes a packed set given as const; a backend's sets are
+ * its own, so no other reader sees the change happen.
+ */
 static void
-unlazy(CDPackedSet *ps)
+decode_in_place(const CDPackedSet *cps)
 {
+	CDPackedSet *ps = unconstify(CDPackedSet *, cps);
 	CDKeyReader r;
 	CDBlockDecoder	u;
 	uint64		block[CD_PACKED_BLOCK];
@@ -840,28 +848,28 @@ unlazy(CDPackedSet *ps)
 	ps->nall = ps->nsorted + ntail;
 }
 
-/* Merge the runs into the sorted part, in one pass, and free them. */
+/* Merge the held states into the sorted part, in one pass, and free them. */
 static void
-fold_runs(CDPackedSet *ps)
+fold_held(CDPackedSet *ps)
 {
-	CDKeyReader in[CD_PACKED_MAX_RUNS + 1];
-	CDKeyReader *pin[CD_PACKED_MAX_RUNS + 1];
-	CDBlockDecoder	unp[CD_PACKED_MAX_RUNS + 1];
+	CDKeyReader in[CD_PACKED_MAX_HELD + 1];
+	CDKeyReader *pin[CD_PACKED_MAX_HELD + 1];
+	CDBlockDecoder	unp[CD_PACKED_MAX_HELD + 1];
 	CDKeyReader *u;
 	uint32		ntail = ps->nall - ps->nsorted;
 	uint32		i;
 
-	if (ps->nruns == 0)
+	if (ps->nheld == 0)
 		return;
 	Assert(ps->lazy == NULL);
-	/* the runs alone, merged with the sorted part by merge_blocks */
-	(void) own_and_run_readers(ps, in, pin, unp);
-	u = cd_key_union(pin + 1, ps->nruns);
+	/* the held states alone, merged with the sorted part by merge_blocks */
+	(void) own_and_held_readers(ps, in, pin, unp);
+	u = cd_key_union(pin + 1, ps->nheld);
 	(void) merge_blocks(ps, u, u->count);
 	cd_key_union_free(u);
-	for (i = 0; i < ps->nruns; i++)
-		cd_packed_free((CDSet *) ps->runs[i]);
-	ps->nruns = 0;
+	for (i = 0; i < ps->nheld; i++)
+		cd_packed_free((CDSet *) ps->held[i]);
+	ps->nheld = 0;
 	ps->nall = ps->nsorted + ntail;
 }
 
@@ -880,9 +888,9 @@ compact_taken(CDPackedSet *ps)
 	ps->tail_cap = 0;
 }
 
-/* Make src (cd_packed_takeable) a run of ps. */
+/* Make src (cd_packed_takeable) a held state of ps. */
 static void
-add_run(CDPackedSet *ps, CDPackedSet *src)
+add_held(CDPackedSet *ps, CDPackedSet *src)
 {
 	compact_taken(src);
 	if (src->nsorted == 0)
@@ -890,13 +898,13 @@ add_run(CDPackedSet *ps, CDPackedSet *src)
 		cd_packed_free((CDSet *) src);
 		return;
 	}
-	if (ps->nruns == CD_PACKED_MAX_RUNS)
+	if (ps->nheld == CD_PACKED_MAX_HELD)
 	{
-		unlazy(ps);
-		fold_runs(ps);
+		decode_in_place(ps);
+		fold_held(ps);
 	}
 	MemoryContextSetParent(src->own_cxt, ps->mcxt);
-	ps->runs[ps->nruns++] = src;
+	ps->held[ps->nheld++] = src;
 }
 
 static void
@@ -910,10 +918,10 @@ packed_compact(CDSet *set)
 	void	   *scratch;
 	void	   *sorted;
 
-	if (nappended == 0 && ps->nruns == 0)
+	if (nappended == 0 && ps->nheld == 0)
 		return;					/* a lazy set stays so */
-	unlazy(ps);
-	fold_runs(ps);
+	decode_in_place(ps);
+	fold_held(ps);
 	if (nappended == 0)
 		return;
 
@@ -1023,8 +1031,8 @@ cd_packed_free(CDSet *set)
 	CDPackedSet *ps = as_packed(set);
 	uint32		i;
 
-	for (i = 0; i < ps->nruns; i++)
-		cd_packed_free((CDSet *) ps->runs[i]);
+	for (i = 0; i < ps->nheld; i++)
+		cd_packed_free((CDSet *) ps->held[i]);
 	if (ps->own_cxt)
 	{
 		/* everything below is in it */
@@ -1092,13 +1100,13 @@ packed_add_value(CDSet *set, Datum value, CDAlloc *alloc)
 
 /*
  * The distinct count without changing the set's keys: the union of the
- * sorted part and the runs is counted as it is read (keyunion.h); the tail
- * is sorted in place (it is an unordered bag: the set is the same), then
- * its distinct keys that the sorted part and the runs lack are counted
- * without writing.  This takes
- * the sort's scratch, the tail's size, at most; sorting a copy would take
- * twice that on top of the tail (a final count of one group of 10M int4
- * peaked at 1.25x the keys' raw size: bench/README.md).
+ * sorted part and the held states is counted as it is read (keyunion.h);
+ * the tail is sorted in place (it is an unordered bag: the set is the
+ * same), then its distinct keys that the sorted part and the held states
+ * lack are counted without writing.  This takes the sort's scratch, the
+ * tail's size, at most; sorting a copy would take twice that on top of
+ * the tail (a final count of one group of 10M int4 peaked at 1.25x the
+ * keys' raw size: bench/README.md).
  */
 static uint32
 packed_count(CDSet *set)
@@ -1115,37 +1123,37 @@ packed_count(CDSet *set)
 	uint32		i;
 	uint32		r;
 
-	if (ps->nruns > 0 || ps->lazy)
+	if (ps->nheld > 0 || ps->lazy)
 	{
 		/*
-		 * The sorted part and the runs: their union, counted as it goes (a
+		 * The sorted part and the held states: their union, counted as it goes (a
 		 * lazy set's keys are checked on the way).
 		 */
-		CDKeyReader in[CD_PACKED_MAX_RUNS + 1];
-		CDKeyReader *pin[CD_PACKED_MAX_RUNS + 1];
-		CDBlockDecoder	unp[CD_PACKED_MAX_RUNS + 1];
+		CDKeyReader in[CD_PACKED_MAX_HELD + 1];
+		CDKeyReader *pin[CD_PACKED_MAX_HELD + 1];
+		CDBlockDecoder	unp[CD_PACKED_MAX_HELD + 1];
 
-		base = cd_key_union_count(pin, own_and_run_readers(ps, in, pin, unp));
+		base = cd_key_union_count(pin, own_and_held_readers(ps, in, pin, unp));
 	}
 	if (base > CD_SET_MAX_KEYS)
 		cd_error_group_too_large(CD_SET_MAX_KEYS, width);
 	if (ntail == 0)
 		return (uint32) base;
 	/* the tail's keys are looked up in blocks */
-	unlazy(ps);
-	for (r = 0; r < ps->nruns; r++)
-		unlazy(ps->runs[r]);
+	decode_in_place(ps);
+	for (r = 0; r < ps->nheld; r++)
+		decode_in_place(ps->held[r]);
 	scratch = alloc_huge(CurrentMemoryContext, (Size) ntail * width);
 	sorted = cd_sort_keys(ps->tail, scratch, ntail, width);
 	if (sorted == scratch)
 		memcpy(ps->tail, scratch, (Size) ntail * width);
 	pfree(scratch);
 
-	/* the tail's distinct keys in none of the sorted part and runs */
-	pr = palloc((1 + ps->nruns) * sizeof(CDPackedProbe));
+	/* the tail's distinct keys in none of the sorted part and held states */
+	pr = palloc((1 + ps->nheld) * sizeof(CDPackedProbe));
 	probe_init(&pr[0], ps);
-	for (r = 0; r < ps->nruns; r++)
-		probe_init(&pr[1 + r], ps->runs[r]);
+	for (r = 0; r < ps->nheld; r++)
+		probe_init(&pr[1 + r], ps->held[r]);
 	for (i = 0; i < ntail; i += CD_KEY_BATCH)
 	{
 		uint64		batch[CD_KEY_BATCH];
@@ -1161,7 +1169,7 @@ packed_count(CDSet *set)
 			{
 				bool		present = probe_present(&pr[0], k);
 
-				for (r = 0; r < ps->nruns && !present; r++)
+				for (r = 0; r < ps->nheld && !present; r++)
 					present = probe_present(&pr[1 + r], k);
 				nnew += !present;
 			}
@@ -1195,7 +1203,7 @@ packed_merge(CDSet *dst, CDSet *src, CDAlloc *alloc)
 		!cd_merge_by_append(src->nall, ps->nsorted))
 	{
 		/* a large partial state: kept as it is, merged later or never */
-		add_run(ps, as_packed(src));
+		add_held(ps, as_packed(src));
 		return dst;
 	}
 	cd_set_ops(src)->compact(src);
@@ -1213,7 +1221,7 @@ packed_merge(CDSet *dst, CDSet *src, CDAlloc *alloc)
 		return dst;
 	}
 	packed_compact(dst);
-	unlazy(ps);
+	decode_in_place(ps);
 	(void) merge_blocks(ps, &r, src->nsorted);
 	ps->nall = ps->nsorted;
 	fit_tail(ps);
@@ -1228,7 +1236,7 @@ packed_copy(CDSet *set, MemoryContext mcxt)
 	uint32		nblocks;
 
 	packed_compact(set);
-	unlazy(ps);
+	decode_in_place(ps);
 	copy = create_empty(set->kt, mcxt, set->flags);
 	nblocks = nblocks_of(ps->nsorted);
 	copy->data_len = ps->data_len;
@@ -1248,9 +1256,9 @@ packed_copy(CDSet *set, MemoryContext mcxt)
 static void
 packed_reader(const CDSet *set, CDKeyReader *r)
 {
-	Assert(set->nall == set->nsorted && as_packed_c(set)->nruns == 0);
+	Assert(set->nall == set->nsorted && as_packed_c(set)->nheld == 0);
 	/* readers may start anywhere: a lazy set's keys become blocks */
-	unlazy((CDPackedSet *) as_packed_c(set));
+	decode_in_place(as_packed_c(set));
 	cd_key_reader_init(r, set, set->nsorted, read_blocks, NULL);
 }
 
@@ -1267,7 +1275,7 @@ packed_serial_form(const CDSet *set, Size *bytes)
 	const CDPackedSet *ps = as_packed_c(set);
 	uint32		nblocks = nblocks_of(ps->nsorted);
 
-	Assert(set->nall == set->nsorted && ps->nruns == 0);
+	Assert(set->nall == set->nsorted && ps->nheld == 0);
 	if (ps->lazy)
 		return false;
 	*bytes = ps->data_len + (Size) nblocks * ps->extra;
@@ -1354,8 +1362,8 @@ packed_memory_size(const CDSet *set)
 		(Size) ps->tail_cap * ps->extra;
 	uint32		i;
 
-	for (i = 0; i < ps->nruns; i++)
-		size += packed_memory_size((CDSet *) ps->runs[i]);
+	for (i = 0; i < ps->nheld; i++)
+		size += packed_memory_size((CDSet *) ps->held[i]);
 	return size;
 }
 

@@ -47,8 +47,8 @@
 #define CD_PACKED_MIN_BYTES	(64 * 1024)
 #endif
 
-/* the most runs a packed set keeps (see "Runs" below) */
-#define CD_PACKED_MAX_RUNS	8
+/* the most held states a packed set keeps (see "Held states" below) */
+#define CD_PACKED_MAX_HELD	8
 
 typedef struct CDPackedIndex
 {
@@ -73,8 +73,8 @@ typedef struct CDPackedSet
 	char	   *lazy;			/* the sorted part still as a serialized
 								 * state's keys (serialkeys.h), or NULL */
 	Size		lazy_len;
-	uint32		nruns;			/* other sets' keys, not merged yet: */
-	struct CDPackedSet *runs[CD_PACKED_MAX_RUNS];
+	uint32		nheld;			/* other sets' keys, not merged yet: */
+	struct CDPackedSet *held[CD_PACKED_MAX_HELD];
 } CDPackedSet;
 
 extern const CDSetOps cd_packed_set_ops;
@@ -102,14 +102,15 @@ extern Size cd_packed_estimate(const CDSet *set);
 extern void cd_packed_free(CDSet *set);
 
 /*
- * Runs.  A packed set that cd_set_deserialize built (a partial state from a
- * parallel worker) has a memory context of its own, so a combine function
- * can take it over instead of copying it: as the group's state
- * (cd_packed_take), or, when it is large, as a run of another packed set
- * (packed_merge): its sorted keys are kept as they are, and the set's keys
- * are its own and its runs'.  Counting reads them all through one union
- * (keyunion.h) without writing anything; a compaction, or more than
- * CD_PACKED_MAX_RUNS runs, merges them into the set's blocks in one pass.
+ * Held states.  A packed set that cd_set_deserialize built (a partial state
+ * from a parallel worker) has a memory context of its own, so a combine
+ * function can take it over instead of copying it: as the group's state
+ * (cd_packed_take), or, when it is large, as a held state of another packed
+ * set (packed_merge), a worker's state not merged yet: its sorted keys are
+ * kept as they are, and the set's keys are its own and its held states'.
+ * Counting reads them all through one union (keyunion.h) without writing
+ * anything; a compaction, or more than CD_PACKED_MAX_HELD held states,
+ * merges them into the set's blocks in one pass.
  */
 
 /* May set be taken over whole (cd_packed_take)? */
@@ -131,7 +132,7 @@ extern CDSet *cd_packed_take(CDSet *set, MemoryContext mcxt);
  * kt (serialkeys.h) from buf's cursor to its end (the cursor moves there).
  * They are copied as they are: decoded, and checked, when first read, so a
  * combine function only copies a parallel worker's state, and a count of
- * runs decodes each key once.  An invalid state is an ERROR then.
+ * held states decodes each key once.  An invalid state is an ERROR then.
  */
 extern CDSet *cd_packed_from_state(StringInfo buf, const CDKeyType *kt,
 								   uint32 n, MemoryContext mcxt);

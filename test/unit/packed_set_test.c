@@ -225,19 +225,19 @@ tuple_context(void)
 /*
  * Partial states as a parallel plan's workers send them, combined as
  * count_distinct_combine does: the first taken over (cd_set_take), the
- * others merged; the large ones become runs of the state, merged with it
- * past CD_PACKED_MAX_RUNS.  Each key of want goes to one random piece, a
+ * others merged; the large ones become held states of the state, merged with it
+ * past CD_PACKED_MAX_HELD.  Each key of want goes to one random piece, a
  * quarter of them to a second piece too.
  */
 static void
-check_runs(const CDKeyType *kt, const uint64 *want, size_t nwant, int width,
+check_held(const CDKeyType *kt, const uint64 *want, size_t nwant, int width,
 		   long it, CDAlloc *alloc)
 {
 	int			k = 1 + (int) (it / 3) % 12;
 	uint64	   *piece[12];
 	size_t		np[12] = {0};
 	CDSet	   *state = NULL;
-	bool		had_runs = false;
+	bool		had_held = false;
 	int			j;
 
 	for (j = 0; j < k; j++)
@@ -277,19 +277,19 @@ check_runs(const CDKeyType *kt, const uint64 *want, size_t nwant, int width,
 			if (first)
 				report(!takeable || state == d, "taken, not copied", width, it);
 		}
-		if (state->kind == CD_SET_PACKED && ((CDPackedSet *) state)->nruns > 0)
-			had_runs = true;
+		if (state->kind == CD_SET_PACKED && ((CDPackedSet *) state)->nheld > 0)
+			had_held = true;
 		report(((state->kind != CD_SET_PACKED) ||
-				((CDPackedSet *) state)->nruns <= CD_PACKED_MAX_RUNS),
-			   "runs bounded", width, it);
+				((CDPackedSet *) state)->nheld <= CD_PACKED_MAX_HELD),
+			   "held states bounded", width, it);
 	}
-	/* counted through the union of the runs, then compacted and read */
+	/* counted through the union of the held states, then compacted and read */
 	report(same_keys(state, want, nwant, 128), "combined partial states", width, it);
 	if (k > 1 && nwant * width > 2 * CD_PACKED_MIN_BYTES * k)
-		report(had_runs, "large partial states kept as runs", width, it);
+		report(had_held, "large partial states kept as held states", width, it);
 	if (nwant > 0)
 	{
-		/* a key added to a state with runs (count then compacts) */
+		/* a key added to a state with held states (count then compacts) */
 		free_set(state);
 		state = NULL;
 		for (j = 0; j < k && j < 3; j++)
@@ -311,8 +311,8 @@ check_runs(const CDKeyType *kt, const uint64 *want, size_t nwant, int width,
 			}
 			sub[nsub++] = want[0];
 			nsub = sort_unique(sub, nsub);
-			report(cd_set_count(state) == nsub, "runs and a tail, counted", width, it);
-			report(same_keys(state, sub, nsub, 7), "runs and a tail", width, it);
+			report(cd_set_count(state) == nsub, "held states and a tail, counted", width, it);
+			report(same_keys(state, sub, nsub, 7), "held states and a tail", width, it);
 			free(sub);
 		}
 	}
@@ -400,7 +400,7 @@ one_case(long it)
 	}
 	pfree(ser);
 	free_set(u);
-	check_runs(&kt, want, nwant, width, it, alloc);
+	check_held(&kt, want, nwant, width, it, alloc);
 
 	/* a fixed-width set of other keys, grown through the same append */
 	make_keys(keys, n, width, (shape + 1) % 6);
