@@ -7,16 +7,17 @@
  * combine, serialize and deserialize functions (its state is a
  * count_distinct set); only its final function is here.
  *
- * distinct_set_union_agg(distinct_set) keeps sorted runs of keys on a
+ * distinct_set_union_agg(distinct_set) keeps sorted arrays of keys on a
  * stack whose sizes decrease from the bottom up: each new set is pushed,
  * and the top two are merged while the upper one is at least as large as
  * the one below (as a binary counter carries).  Every key then takes part
  * in O(log k) merges for k sets, never the O(k) of merging each set into
- * one growing run.  Byte keys, and fixed-width keys cheap to decode
- * (dset_decode_cheap), are held as decoded arrays (each owning its keys, so
+ * one growing array.  Byte keys, and fixed-width keys cheap to decode
+ * (dset_decode_cheap), are kept as decoded arrays (each owning its keys, so
  * that merged inputs are freed); other fixed-width keys (runs of
- * consecutive keys above all) as packed runs (dset.h), merged run by run
- * into packed runs again, sized by their bytes: memory of the order of
+ * consecutive keys above all) as packed sequences (dset.h DSPacked, as a
+ * stored set holds its keys) on a second stack, merged run by run into a
+ * packed sequence again, sized by their bytes: memory of the order of
  * their encoded size, whatever their number of values.
  *
  * Fixed-width keys whose range is dense go into a bitmap instead, read
@@ -24,12 +25,12 @@
  * more bytes than the keys it holds nor more than 4 times their sets'
  * encoded bytes (for 30 daily sets of 1M users out of 20M: 2.5 MB against
  * 4 MB of keys a set).  Each key then costs one bit set.  The union is that
- * of the bitmap and the stacks, merged as runs into the encoder, which
+ * of the bitmap and the stacks, merged run by run into the encoder, which
  * counts the result before writing it (ERROR 54000 over the limits of a
  * stored set); the counting forms count the same merge, exactly past 2^32.
  *
- * distinct_set_intersect_agg(distinct_set) keeps one set (an array or
- * packed runs), which only shrinks: each set costs a merge with it.
+ * distinct_set_intersect_agg(distinct_set) keeps one set (an array or a
+ * packed sequence), which only shrinks: each set costs a merge with it.
  *
  * Both serialize their state as a stored set (dset.h) and run in parallel.
  * Their counting forms (distinct_set_union_cardinality_agg, ...: what
@@ -168,26 +169,27 @@ typedef struct DSAggState
 {
 	uint64		magic;			/* DSET_UNION_MAGIC or DSET_INTERSECT_MAGIC */
 	const CDKeyType *kt;		/* from the query's registry */
-	MemoryContext mcxt;			/* the aggregate context: runs live here */
+	MemoryContext mcxt;			/* the aggregate context: the keys live here */
 
 	/*
-	 * Byte keys: runs, each owning its keys' bytes (union: a stack;
-	 * intersection: one run).  Fixed-width keys: packed sequences (union: a
-	 * stack; intersection: one), and for the union a bitmap of a dense
-	 * range (lo a multiple of 64), made of held input keys in all (an upper
-	 * bound of its distinct keys) from sets of held_bytes encoded bytes.
-	 * The union is that of the bitmap and the stack.  An intersection
-	 * state holds exactly one run or one packed sequence, and no bitmap.
+	 * Byte keys, and fixed-width keys cheap to decode: sorted arrays, each
+	 * owning its keys (union: a stack; intersection: one array).  Other
+	 * fixed-width keys: packed sequences (union: a stack; intersection:
+	 * one), and for the union a bitmap of a dense range (lo a multiple of
+	 * 64), made from sets of bm_keys keys in all (the sum of their counts:
+	 * an upper bound of its distinct keys) and bm_bytes encoded bytes.  The
+	 * union is that of the bitmap and the stacks.  An intersection state
+	 * holds exactly one array or one packed sequence, and no bitmap.
 	 */
-	int			nruns;
-	int			maxruns;
-	DSKeys	   *runs;
+	int			narrays;
+	int			maxarrays;
+	DSKeys	   *arrays;
 	int			npacks;
 	int			maxpacks;
 	DSPack	   *packs;
 	DSBitmap	bm;
-	uint64		held;
-	uint64		held_bytes;
+	uint64		bm_keys;
+	uint64		bm_bytes;
 } DSAggState;
 
 static DSAggState *
@@ -198,8 +200,8 @@ new_state(MemoryContext aggcontext, uint64 magic, const CDKeyType *kt)
 	s->magic = magic;
 	s->kt = kt;
 	s->mcxt = aggcontext;
-	s->maxruns = 8;
-	s->runs = MemoryContextAlloc(aggcontext, s->maxruns * sizeof(DSKeys));
+	s->maxarrays = 8;
+	s->arrays = MemoryContextAlloc(aggcontext, s->maxarrays * sizeof(DSKeys));
 	s->maxpacks = 8;
 	s->packs = MemoryContextAlloc(aggcontext, s->maxpacks * sizeof(DSPack));
 	return s;
@@ -260,7 +262,7 @@ copy_bytes_keys(DSKeys *dst, const DSKeys *k)
 }
 
 /*
- * Decode a stored set into the state's context as a run that owns its keys
+ * Decode a stored set into the state's context as an array that owns its keys
  * (byte keys: decoded in a context of their own first, which is freed).
  */
 static void
@@ -312,12 +314,12 @@ pack_source(DSAggState *s, DSRunSource *src, DSPack *out)
 	out->mem = buf.data;
 }
 
-/* Merge the top two runs of the stack. */
+/* Merge the top two arrays of the stack. */
 static void
-merge_top(DSAggState *s)
+merge_top_arrays(DSAggState *s)
 {
-	DSKeys	   *a = &s->runs[s->nruns - 2];
-	DSKeys	   *b = &s->runs[s->nruns - 1];
+	DSKeys	   *a = &s->arrays[s->narrays - 2];
+	DSKeys	   *b = &s->arrays[s->narrays - 1];
 	DSKeys		out;
 	DSKeys		copy;
 	MemoryContext old = MemoryContextSwitchTo(s->mcxt);
@@ -334,7 +336,7 @@ merge_top(DSAggState *s)
 	dsk_free(b);
 	MemoryContextSwitchTo(old);
 	*a = out;
-	s->nruns--;
+	s->narrays--;
 }
 
 /* Merge the top two packed sequences of the stack (fixed-width keys). */
@@ -375,17 +377,17 @@ bitmap_bytes(uint64 lo, uint64 hi)
 #define BITMAP_PER_ENCODED_BYTE	4
 
 /*
- * Is a bitmap of lo .. hi no larger than held keys of width bytes, from
+ * Is a bitmap of lo .. hi no larger than nkeys keys of width bytes, from
  * sets of bytes encoded bytes?
  */
 static bool
-dense_enough(uint64 lo, uint64 hi, uint64 held, uint64 bytes, int width)
+dense_enough(uint64 lo, uint64 hi, uint64 nkeys, uint64 bytes, int width)
 {
 	/* (hi >> 6) - (lo >> 6) < 2^58: no overflow */
 	uint64		size = bitmap_bytes(lo, hi);
 
 	return size <= (uint64) MaxAllocHugeSize / 2 &&
-		size / width <= held &&
+		size / width <= nkeys &&
 		size / BITMAP_PER_ENCODED_BYTE <= bytes;
 }
 
@@ -612,34 +614,34 @@ add_in_place(DSAggState *s, const bytea *ds, const DSHeader *h,
 		lo = Min(lo, s->bm.lo);
 		hi = Max(hi, s->bm.lo + (uint64) s->bm.nwords * 64 - 1);
 	}
-	if (!dense_enough(lo, hi, s->held + h->n, s->held_bytes + p->len,
+	if (!dense_enough(lo, hi, s->bm_keys + h->n, s->bm_bytes + p->len,
 					  p->width))
 		return false;
 	bitmap_widen(s, lo, hi);
 	dset_or_bits(ds, h, s->bm.bits, s->bm.lo, (uint64) s->bm.nwords * 64);
-	s->held += h->n;
-	s->held_bytes += p->len;
+	s->bm_keys += h->n;
+	s->bm_bytes += p->len;
 	return true;
 }
 
 /*
- * Push a run of byte keys (owning its bytes) or a packed sequence onto the
+ * Push an array of keys (owning them) or a packed sequence onto the
  * union's stack, merging the top two while the upper one is at least as
- * large: as keys for byte keys, as bytes for packed keys (whose merges cost
- * their bytes, however many keys runs hold).
+ * large: as keys for arrays, as bytes for packed sequences (whose merges
+ * cost their bytes, however many keys their runs hold).
  */
 static void
-push_run(DSAggState *s, const DSKeys *run)
+push_array(DSAggState *s, const DSKeys *keys)
 {
-	if (s->nruns == s->maxruns)
+	if (s->narrays == s->maxarrays)
 	{
-		s->maxruns *= 2;
-		s->runs = repalloc(s->runs, s->maxruns * sizeof(DSKeys));
+		s->maxarrays *= 2;
+		s->arrays = repalloc(s->arrays, s->maxarrays * sizeof(DSKeys));
 	}
-	s->runs[s->nruns++] = *run;
-	while (s->nruns >= 2 &&
-		   s->runs[s->nruns - 1].n >= s->runs[s->nruns - 2].n)
-		merge_top(s);
+	s->arrays[s->narrays++] = *keys;
+	while (s->narrays >= 2 &&
+		   s->arrays[s->narrays - 1].n >= s->arrays[s->narrays - 2].n)
+		merge_top_arrays(s);
 }
 
 static void
@@ -656,12 +658,12 @@ push_pack(DSAggState *s, const DSPack *pack)
 		merge_top_packs(s);
 }
 
-/* Merge the whole stack into one run or packed sequence (or none). */
+/* Merge the whole stacks into one array or packed sequence (or none). */
 static void
 collapse(DSAggState *s)
 {
-	while (s->nruns >= 2)
-		merge_top(s);
+	while (s->narrays >= 2)
+		merge_top_arrays(s);
 	while (s->npacks >= 2)
 		merge_top_packs(s);
 }
@@ -712,9 +714,9 @@ union_source(DSAggState *s, UnionSource *u)
 		dset_packed_reader(&u->pr, &s->packs[0].p);
 		add_source(u, &u->pr.src);
 	}
-	if (s->nruns > 0)
+	if (s->narrays > 0)
 	{
-		dsk_runs(&u->kr, &s->runs[0]);
+		dsk_runs(&u->kr, &s->arrays[0]);
 		add_source(u, &u->kr.src);
 	}
 	if (u->nsources == 0)
@@ -757,10 +759,10 @@ union_add(FunctionCallInfo fcinfo, MemoryContext aggcontext, DSAggState *s,
 		}
 	}
 	{
-		DSKeys		run;
+		DSKeys		keys;
 
-		decode_into(fcinfo, aggcontext, ds, kt->width, &run);
-		push_run(s, &run);
+		decode_into(fcinfo, aggcontext, ds, kt->width, &keys);
+		push_array(s, &keys);
 	}
 	return s;
 }
@@ -811,9 +813,9 @@ distinct_set_union_combine(PG_FUNCTION_ARGS)
 	else
 		dset_check_same_type(s1->kt, s2->kt);
 	/* s2 lives in aggcontext too (its deserial puts it there) */
-	for (i = 0; i < s2->nruns; i++)
-		push_run(s1, &s2->runs[i]);
-	s2->nruns = 0;
+	for (i = 0; i < s2->narrays; i++)
+		push_array(s1, &s2->arrays[i]);
+	s2->narrays = 0;
 	for (i = 0; i < s2->npacks; i++)
 		push_pack(s1, &s2->packs[i]);
 	s2->npacks = 0;
@@ -822,8 +824,8 @@ distinct_set_union_combine(PG_FUNCTION_ARGS)
 		if (s1->bm.bits == NULL)
 		{
 			s1->bm = s2->bm;
-			s1->held = s2->held;
-			s1->held_bytes = s2->held_bytes;
+			s1->bm_keys = s2->bm_keys;
+			s1->bm_bytes = s2->bm_bytes;
 		}
 		else
 		{
@@ -843,7 +845,7 @@ distinct_set_union_combine(PG_FUNCTION_ARGS)
 /*
  * The union as a stored set (ERROR 54000 if over the limits, before it is
  * allocated).  A bitmap is read, not changed; a stack is merged into one
- * run, which leaves the state equivalent, and later rows may still be
+ * array, which leaves the state equivalent, and later rows may still be
  * added (running window frames): READ_ONLY as far as the result goes.
  */
 static bytea *
@@ -859,18 +861,18 @@ union_result(DSAggState *s)
 			return dset_from_packed(s->kt, &s->packs[0].p);
 		if (u.nsources == 1 && s->bm.bits != NULL)
 			return bitmap_encode(s->kt, &s->bm);
-		if (u.nsources > 1 || s->nruns == 0)
+		if (u.nsources > 1 || s->narrays == 0)
 			return dset_encode_runs(s->kt, u.src);
 	}
 	collapse(s);
-	if (s->nruns == 0)
+	if (s->narrays == 0)
 	{
 		DSKeys		none;
 
 		dsk_alloc(&none, s->kt, 0);
 		return dset_encode(s->kt, &none);
 	}
-	return dset_encode(s->kt, &s->runs[0]);
+	return dset_encode(s->kt, &s->arrays[0]);
 }
 
 /*
@@ -889,11 +891,11 @@ union_count(DSAggState *s)
 			return s->packs[0].p.n;
 		if (u.nsources == 1 && s->bm.bits != NULL)
 			return bitmap_count(&s->bm);
-		if (u.nsources > 1 || s->nruns == 0)
+		if (u.nsources > 1 || s->narrays == 0)
 			return dset_count_runs(u.src);
 	}
 	collapse(s);
-	return s->nruns > 0 ? s->runs[0].n : 0;
+	return s->narrays > 0 ? s->arrays[0].n : 0;
 }
 
 /*
@@ -927,7 +929,7 @@ count_datum(uint64 n)
  *
  * The number of values of the union (distinct_set_union_cardinality_agg,
  * which cardinality(distinct_set_union_agg(s)) is planned as: dset_plan.c):
- * the bitmap's and the stack's runs merged and counted, never built.
+ * the bitmap's and the stacks' runs merged and counted, never built.
  */
 Datum
 distinct_set_union_count_final(PG_FUNCTION_ARGS)
@@ -997,8 +999,8 @@ state_of(FunctionCallInfo fcinfo, MemoryContext aggcontext, uint64 magic,
 			return s;
 		}
 	}
-	decode_into(fcinfo, aggcontext, ds, kt->width, &s->runs[0]);
-	s->nruns = 1;
+	decode_into(fcinfo, aggcontext, ds, kt->width, &s->arrays[0]);
+	s->narrays = 1;
 	return s;
 }
 
@@ -1049,7 +1051,7 @@ one_source(DSAggState *s, OneSource *o)
 		dset_packed_reader(&o->pr, &s->packs[0].p);
 		return &o->pr.src;
 	}
-	dsk_runs(&o->kr, &s->runs[0]);
+	dsk_runs(&o->kr, &s->arrays[0]);
 	return &o->kr.src;
 }
 
@@ -1060,14 +1062,14 @@ free_one(DSAggState *s)
 	if (s->npacks > 0)
 		pfree(s->packs[0].mem);
 	else
-		dsk_free(&s->runs[0]);
+		dsk_free(&s->arrays[0]);
 	s->npacks = 0;
-	s->nruns = 0;
+	s->narrays = 0;
 }
 
 /*
  * s's keys intersected with the stored set ds (t == NULL) or with the
- * state t.  Both held as arrays (byte keys, or keys cheap to decode:
+ * state t.  Both kept as arrays (byte keys, or keys cheap to decode:
  * dset_decode_cheap): merged as arrays in a context of their own, the
  * result copied; otherwise (fixed-width keys) merged run by run into a new
  * packed sequence.
@@ -1081,8 +1083,8 @@ intersect_into(FunctionCallInfo fcinfo, DSAggState *s, bytea *ds,
 	bool		arrays;
 
 	/* an intersection state's one sequence (state_of, and below) */
-	if (unlikely(s->nruns + s->npacks != 1 ||
-				 (t != NULL && t->nruns + t->npacks != 1)))
+	if (unlikely(s->narrays + s->npacks != 1 ||
+				 (t != NULL && t->narrays + t->npacks != 1)))
 		elog(ERROR, "distinct_set: an intersection state holds no single sequence");
 	if (t == NULL)
 		(void) dset_header(fcinfo, ds, &h);
@@ -1091,10 +1093,10 @@ intersect_into(FunctionCallInfo fcinfo, DSAggState *s, bytea *ds,
 	else if (t == NULL)
 	{
 		dset_packed(ds, &h, &p);
-		arrays = s->nruns > 0 && dset_decode_cheap(&p);
+		arrays = s->narrays > 0 && dset_decode_cheap(&p);
 	}
 	else
-		arrays = s->nruns > 0 && t->nruns > 0;
+		arrays = s->narrays > 0 && t->narrays > 0;
 
 	if (arrays)
 	{
@@ -1102,21 +1104,21 @@ intersect_into(FunctionCallInfo fcinfo, DSAggState *s, bytea *ds,
 												  "distinct_set intersection",
 												  ALLOCSET_DEFAULT_SIZES);
 		MemoryContext old = MemoryContextSwitchTo(tmp);
-		DSKeys		run;
+		DSKeys		keys;
 		DSKeys		out;
 
 		if (t == NULL)
-			(void) dset_decode(fcinfo, ds, &run);
-		dsk_intersect(&out, &s->runs[0], t == NULL ? &run : &t->runs[0]);
+			(void) dset_decode(fcinfo, ds, &keys);
+		dsk_intersect(&out, &s->arrays[0], t == NULL ? &keys : &t->arrays[0]);
 		MemoryContextSwitchTo(s->mcxt);
-		dsk_free(&s->runs[0]);
+		dsk_free(&s->arrays[0]);
 		if (out.width == 0)
-			copy_bytes_keys(&s->runs[0], &out);
+			copy_bytes_keys(&s->arrays[0], &out);
 		else
 		{
-			dsk_alloc(&s->runs[0], s->kt, out.n);
-			memcpy(s->runs[0].fixed, out.fixed, (Size) out.n * out.width);
-			s->runs[0].n = out.n;
+			dsk_alloc(&s->arrays[0], s->kt, out.n);
+			memcpy(s->arrays[0].fixed, out.fixed, (Size) out.n * out.width);
+			s->arrays[0].n = out.n;
 		}
 		MemoryContextSwitchTo(old);
 		MemoryContextDelete(tmp);
@@ -1232,10 +1234,10 @@ distinct_set_intersect_count_final(PG_FUNCTION_ARGS)
 	s = intersect_arg(fcinfo, 0);
 	if (s == NULL)
 		PG_RETURN_NULL();
-	/* its one sequence, a packed one or a run (or none: no keys) */
+	/* its one sequence, a packed one or an array (or none: no keys) */
 	if (s->npacks > 0)
 		return count_datum(s->packs[0].p.n);
-	return count_datum(s->nruns > 0 ? s->runs[0].n : 0);
+	return count_datum(s->narrays > 0 ? s->arrays[0].n : 0);
 }
 
 /* ------------------------------------------------------------------------
@@ -1268,8 +1270,8 @@ typedef struct DSMovingState
 	uint8	   *counts;			/* keys bm.lo .. bm.lo + 64 * bm.nwords - 1 */
 	DSBitmap	bm;				/* the keys whose count is above zero */
 	uint64		live;			/* how many */
-	uint64		held;			/* the sum of the counts */
-	uint64		held_bytes;		/* the encoded bytes of the frame's sets */
+	uint64		frame_keys;		/* the sum of the counts */
+	uint64		frame_bytes;	/* the encoded bytes of the frame's sets */
 	uint32		nsets;			/* the frame's (non-NULL) sets */
 } DSMovingState;
 
@@ -1302,8 +1304,8 @@ counts_to_plain(DSMovingState *m)
 	if (m->counts != NULL)
 	{
 		m->plain->bm = m->bm;
-		m->plain->held = m->live;
-		m->plain->held_bytes = m->held_bytes;
+		m->plain->bm_keys = m->live;
+		m->plain->bm_bytes = m->frame_bytes;
 		pfree(m->counts);
 		m->counts = NULL;
 		m->bm.bits = NULL;
@@ -1311,7 +1313,7 @@ counts_to_plain(DSMovingState *m)
 }
 
 /*
- * Make the counts cover lo .. hi if that is dense enough for the keys held
+ * Make the counts cover lo .. hi if that is dense enough for the frame's keys
  * (plus n to come, of width bytes); false if not.
  */
 static bool
@@ -1332,8 +1334,8 @@ counts_cover(DSMovingState *m, uint64 lo, uint64 hi, uint64 n, uint64 bytes,
 	/* (newhi - newlo) / 64 < 2^58: no overflow */
 	nwords = (newhi - newlo) / 64 + 1;
 	if (nwords * 64 >= (uint64) MaxAllocHugeSize / 2 ||
-		nwords * 8 > (m->held + n) * width ||
-		nwords * 8 / BITMAP_PER_ENCODED_BYTE > m->held_bytes + bytes)
+		nwords * 8 > (m->frame_keys + n) * width ||
+		nwords * 8 / BITMAP_PER_ENCODED_BYTE > m->frame_bytes + bytes)
 		return false;
 	if (m->counts != NULL && newlo == m->bm.lo && nwords == m->bm.nwords)
 		return true;
@@ -1457,8 +1459,8 @@ distinct_set_union_moving_append(PG_FUNCTION_ARGS)
 		arg.m = m;
 		arg.delta = 1;
 		dset_foreach_key(ds, &h, count_keys, &arg);
-		m->held += h.n;
-		m->held_bytes += VARSIZE_ANY_EXHDR(ds) - h.start;
+		m->frame_keys += h.n;
+		m->frame_bytes += VARSIZE_ANY_EXHDR(ds) - h.start;
 	}
 	m->nsets++;
 	PG_RETURN_POINTER(m);
@@ -1491,13 +1493,13 @@ distinct_set_union_moving_remove(PG_FUNCTION_ARGS)
 	dset_check_same_type(m->kt, dset_header(fcinfo, ds, &h));
 	if (h.n > 0)
 	{
-		if (m->counts == NULL || h.n > m->held)
+		if (m->counts == NULL || h.n > m->frame_keys)
 			elog(ERROR, "distinct_set: a set leaving the window frame was not in it");
 		arg.m = m;
 		arg.delta = -1;
 		dset_foreach_key(ds, &h, count_keys, &arg);
-		m->held -= h.n;
-		m->held_bytes -= Min(m->held_bytes, VARSIZE_ANY_EXHDR(ds) - h.start);
+		m->frame_keys -= h.n;
+		m->frame_bytes -= Min(m->frame_bytes, VARSIZE_ANY_EXHDR(ds) - h.start);
 	}
 	m->nsets--;
 	PG_RETURN_POINTER(m);
@@ -1512,7 +1514,7 @@ Datum
 distinct_set_union_moving_final(PG_FUNCTION_ARGS)
 {
 	DSMovingState *m;
-	DSKeys		run;
+	DSKeys		none;
 
 	(void) aggregate_context(fcinfo);
 	m = moving_arg(fcinfo);
@@ -1522,8 +1524,8 @@ distinct_set_union_moving_final(PG_FUNCTION_ARGS)
 		PG_RETURN_BYTEA_P(union_result(m->plain));
 	if (m->counts == NULL)
 	{
-		dsk_alloc(&run, m->kt, 0);
-		PG_RETURN_BYTEA_P(dset_encode(m->kt, &run));
+		dsk_alloc(&none, m->kt, 0);
+		PG_RETURN_BYTEA_P(dset_encode(m->kt, &none));
 	}
 	PG_RETURN_BYTEA_P(bitmap_encode(m->kt, &m->bm));
 }
