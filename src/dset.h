@@ -122,6 +122,7 @@
 #include "utils/memutils.h"
 
 #include "key.h"
+#include "keymerge.h"
 #include "keystream.h"
 #include "runcodec.h"
 
@@ -406,18 +407,12 @@ extern void dset_check_same_type(const CDKeyType *a, const CDKeyType *b);
 extern void dset_check_element_type(const CDKeyType *kt, Oid typid);
 
 /*
- * Fixed-width keys as runs of consecutive keys (first .. last, inclusive),
- * read without expanding them: a source hands out disjoint runs in
- * ascending order (not necessarily maximal: adjacent runs are joined by
- * whoever needs maximal ones); rewind starts it over.  Set algebra on
+ * Fixed-width keys as runs of consecutive keys, read without expanding
+ * them: a source of the merge engine's ranges (keymerge.h CDRangeSource:
+ * disjoint, ascending, not necessarily maximal).  Set algebra on
  * runs-layout sets then costs their runs, never their values.
  */
-typedef struct DSRunSource DSRunSource;
-struct DSRunSource
-{
-	bool		(*next) (DSRunSource *s, uint64 *first, uint64 *last);
-	void		(*rewind) (DSRunSource *s);
-};
+typedef CDRangeSource DSRunSource;
 
 /*
  * Packed fixed-width keys: a stored set's keys in place, or a sequence
@@ -510,23 +505,12 @@ pg_noreturn extern void dset_too_large(uint64 n, int width);
 extern void dset_too_large(uint64 n, int width) pg_attribute_noreturn();
 #endif
 
-/* dset_ops.c: set algebra on runs of runs (dset_merge_*: a source of the result) */
-typedef struct DSMerge
-{
-	DSRunSource src;
-	DSRunSource *a;
-	DSRunSource *b;
-	int			op;				/* DSET_OP_* */
-	bool		ha,
-				hb;				/* a's and b's current runs: */
-	uint64		af,
-				al,
-				bf,
-				bl;
-	bool		hc;				/* except: the rest of a's run */
-	uint64		cf,
-				cl;
-} DSMerge;
+/*
+ * dset_ops.c: set algebra on sources of runs, through the merge engine's
+ * cd_range_merge_next: a merge (dset_merge) is itself a source, of its
+ * result's runs (src).
+ */
+typedef CDRangeMerge DSMerge;
 
 #define DSET_OP_UNION		1
 #define DSET_OP_INTERSECT	2

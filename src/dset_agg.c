@@ -18,7 +18,8 @@
  * consecutive keys above all) as packed sequences (dset.h DSPacked, as a
  * stored set holds its keys) on a second stack, merged run by run into a
  * packed sequence again, sized by their bytes: memory of the order of
- * their encoded size, whatever their number of values.
+ * their encoded size, whatever their number of values.  Both merges are
+ * the merge engine's (keymerge.h, through dset_ops.c).
  *
  * Fixed-width keys whose range is dense go into a bitmap instead, read
  * straight from the stored bytes: while the bitmap of their range takes no

@@ -6,11 +6,13 @@
  *	  classes.
  *
  * Two forms of the algebra.  Sets of fixed-width keys are read in place
- * as runs of consecutive keys (dset.h's sources), merged run by run and
- * counted or encoded as the merge produces them: a set of runs costs its
- * runs, never its values, and memory is the result's.  Sets cheap to
- * decode (dset_decode_cheap) and byte keys are decoded into sorted arrays
- * (DSKeys), merged in one pass, or, when one is much shorter than the
+ * as runs of consecutive keys (dset.h's sources), merged run by run by the
+ * merge engine (keymerge.h cd_range_merge_next) and counted or encoded as
+ * the merge produces them: a set of runs costs its runs, never its values,
+ * and memory is the result's.  Sets cheap to decode (dset_decode_cheap)
+ * and byte keys are decoded into sorted arrays (DSKeys), merged in one
+ * pass (the engine's keep_upto for fixed-width keys), or, when one is much
+ * shorter than the
  * other, by a galloping search of the longer one for each key of the
  * shorter; byte keys of a result point into the inputs' memory.
  *
@@ -29,7 +31,7 @@
 #include "dset.h"
 #include "keymerge.h"
 
-/* one run is "much shorter" when this many times shorter: gallop */
+/* one array is "much shorter" when this many times shorter: gallop */
 #define GALLOP_RATIO	32
 
 static void
@@ -72,14 +74,14 @@ dsk_lower_bound(const DSKeys *a, uint32 lo, const DSKeys *b, uint32 j)
 }
 
 /*
- * The one merge of two sorted, distinct runs of keys (fixed-width or
+ * The one merge of two sorted arrays of distinct keys (fixed-width or
  * bytes).  Each key of the merge is of one class: in a only, in both, in b
  * only (keymerge.h's CD_MERGE_*); keep says which classes the result holds
  * (union: all three, intersection: both, difference: a only).  out NULL
  * counts them instead, stopping at the first when stop_first (containment,
- * overlap).  When one run is GALLOP_RATIO times longer, the longer one is
+ * overlap).  When one array is GALLOP_RATIO times longer, the longer one is
  * searched (galloping) for each key of the shorter and what lies between
- * taken as one range, so the cost is the short run's keys times the log of
+ * taken as one range, so the cost is the short array's keys times the log of
  * the gaps; otherwise one pass, through the merge engine's branch-free
  * keep_upto for fixed-width keys.  Inlined into each caller, whose
  * constant keep, stop_first and out leave only the work of its own
@@ -87,7 +89,7 @@ dsk_lower_bound(const DSKeys *a, uint32 lo, const DSKeys *b, uint32 j)
  */
 
 /*
- * The branch-free merge of runs of fixed-width keys of width W
+ * The branch-free merge of arrays of fixed-width keys of width W
  * (keymerge.h), into out or counted, checking for interrupts every 2^20
  * keys of b.
  */
@@ -288,67 +290,16 @@ dsk_overlaps(const DSKeys *a, const DSKeys *b)
  * Set algebra on runs of fixed-width keys (dset.h): a merge of two sources
  * of runs is itself a source, so that the result is counted or encoded as
  * it is produced, never held whole; each step costs a run of an input.
+ * The merge is the engine's (keymerge.h cd_range_merge_next), each
+ * operation its classes of keys.
  * ------------------------------------------------------------------------
  */
-static inline void
-advance_a(DSMerge *m)
-{
-	m->ha = m->a->next(m->a, &m->af, &m->al);
-}
-
-static inline void
-advance_b(DSMerge *m)
-{
-	m->hb = m->b->next(m->b, &m->bf, &m->bl);
-}
-
-/* does a run starting at f touch (overlap or adjoin) one ending at l? */
-static inline bool
-touches(uint64 f, uint64 l)
-{
-	return f <= l || f - l == 1;
-}
-
 static bool
 union_next(DSRunSource *s, uint64 *first, uint64 *last)
 {
 	DSMerge    *m = (DSMerge *) s;
-	uint64		f;
-	uint64		l;
 
-	if (m->ha && (!m->hb || m->af <= m->bf))
-	{
-		f = m->af;
-		l = m->al;
-		advance_a(m);
-	}
-	else if (m->hb)
-	{
-		f = m->bf;
-		l = m->bl;
-		advance_b(m);
-	}
-	else
-		return false;
-	/* take in every run of either input that touches this one */
-	for (;;)
-	{
-		if (m->ha && touches(m->af, l))
-		{
-			l = Max(l, m->al);
-			advance_a(m);
-		}
-		else if (m->hb && touches(m->bf, l))
-		{
-			l = Max(l, m->bl);
-			advance_b(m);
-		}
-		else
-			break;
-	}
-	*first = f;
-	*last = l;
-	return true;
+	return cd_range_merge_next(&m->a, &m->b, CD_MERGE_ALL, first, last);
 }
 
 static bool
@@ -356,26 +307,7 @@ intersect_next(DSRunSource *s, uint64 *first, uint64 *last)
 {
 	DSMerge    *m = (DSMerge *) s;
 
-	while (m->ha && m->hb)
-	{
-		uint64		f = Max(m->af, m->bf);
-		uint64		l = Min(m->al, m->bl);
-		uint64		al = m->al;
-		uint64		bl = m->bl;
-
-		/* the run that ends first has nothing more in common */
-		if (al <= bl)
-			advance_a(m);
-		if (bl <= al)
-			advance_b(m);
-		if (f <= l)
-		{
-			*first = f;
-			*last = l;
-			return true;
-		}
-	}
-	return false;
+	return cd_range_merge_next(&m->a, &m->b, CD_MERGE_BOTH, first, last);
 }
 
 static bool
@@ -383,61 +315,7 @@ except_next(DSRunSource *s, uint64 *first, uint64 *last)
 {
 	DSMerge    *m = (DSMerge *) s;
 
-	for (;;)
-	{
-		/* the rest of a's current run: cf .. cl */
-		if (!m->hc)
-		{
-			if (!m->ha)
-				return false;
-			m->cf = m->af;
-			m->cl = m->al;
-			m->hc = true;
-			advance_a(m);
-		}
-		while (m->hb && m->bl < m->cf)
-			advance_b(m);
-		if (!m->hb || m->bf > m->cl)
-		{
-			*first = m->cf;
-			*last = m->cl;
-			m->hc = false;
-			return true;
-		}
-		/* b's run overlaps cf .. cl */
-		if (m->bf > m->cf)
-		{
-			*first = m->cf;
-			*last = m->bf - 1;
-			if (m->bl >= m->cl)
-				m->hc = false;	/* b's run may reach a's next run */
-			else
-			{
-				m->cf = m->bl + 1;
-				advance_b(m);
-			}
-			return true;
-		}
-		if (m->bl >= m->cl)
-			m->hc = false;
-		else
-		{
-			m->cf = m->bl + 1;
-			advance_b(m);
-		}
-	}
-}
-
-static void
-merge_rewind(DSRunSource *s)
-{
-	DSMerge    *m = (DSMerge *) s;
-
-	m->a->rewind(m->a);
-	m->b->rewind(m->b);
-	advance_a(m);
-	advance_b(m);
-	m->hc = false;
+	return cd_range_merge_next(&m->a, &m->b, CD_MERGE_A, first, last);
 }
 
 static void
@@ -480,13 +358,9 @@ dsk_runs(DSKeysRuns *r, const DSKeys *k)
 void
 dset_merge(DSMerge *m, int op, DSRunSource *a, DSRunSource *b)
 {
-	m->src.next = op == DSET_OP_UNION ? union_next :
-		op == DSET_OP_INTERSECT ? intersect_next : except_next;
-	m->src.rewind = merge_rewind;
-	m->a = a;
-	m->b = b;
-	m->op = op;
-	merge_rewind(&m->src);
+	cd_range_merge_init(m, op == DSET_OP_UNION ? union_next :
+						op == DSET_OP_INTERSECT ? intersect_next : except_next,
+						a, b);
 }
 
 /* ------------------------------------------------------------------------

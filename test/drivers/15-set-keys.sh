@@ -19,6 +19,10 @@
 #   byte keys of one length (records of 0 to 160 bytes) against qsort and a
 #   dedup; again built with the MSD size and the records' buckets small:
 #   test/unit/sort_keys_test.c;
+# - the merge engine's merge of ranges of consecutive keys (src/keymerge.h
+#   cd_range_merge_next: union, intersection, difference and every other
+#   class combination, and merges of merges) against the sets as bits:
+#   test/unit/range_merge_test.c, against the server headers alone;
 # - bench/micro.sh's program (bench/micro/set_bench.c) on 300k int4 rows,
 #   with assertions: the count of one set and of 3 partial states
 #   serialized, combined and counted by the leader's path must be right.
@@ -94,6 +98,16 @@ for msd in "" "-DCD_RADIX_MSD_MIN_BYTES=16384 -DCD_RECORD_BUCKET=8 -DCD_RECORD_S
         echo "0 passed, 1 failed" >"$out"
     fi
 done
+# the merge engine's merge of ranges (keymerge.h), against bits: needs only
+# the server headers
+if [ -n "$inc" ] && $CC -O2 -g -Wall -Werror -Wno-unused-function -I src -I test/unit -I "$inc" \
+        -o "$tmp/range_merge_test" test/unit/range_merge_test.c 2>"$tmp/build.log"; then
+    "$tmp/range_merge_test" "$cases" | tee "$tmp/out6" | grep -vE '^[0-9]+ passed, [0-9]+ failed'
+else
+    cat "$tmp/build.log"
+    echo "FAIL: could not build test/unit/range_merge_test.c (server headers: $PG_CONFIG)"
+    echo "0 passed, 1 failed" >"$tmp/out6"
+fi
 # bench/micro.sh's program on 300k rows, with assertions: its counts (serial,
 # and of 3 partial states combined) must be the rows' distinct values
 if build_stub set_bench bench/micro/set_bench.c; then
@@ -113,7 +127,7 @@ fi
 # one summary line for the programs
 p=0
 f=0
-for o in "$tmp/out1" "$tmp/out2" "$tmp/out3" "$tmp/out3b" "$tmp/out4" "$tmp/out5" "$tmp/out5b"; do
+for o in "$tmp/out1" "$tmp/out2" "$tmp/out3" "$tmp/out3b" "$tmp/out4" "$tmp/out5" "$tmp/out5b" "$tmp/out6"; do
     lines=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$o" 2>/dev/null)
     [ -z "$lines" ] && lines="0 passed, 1 failed"
     while read -r line; do

@@ -367,6 +367,54 @@ FROM (VALUES ('dense', ARRAY(SELECT generate_series(1, 3000, 2)::int8),
              ('sparse', ARRAY(SELECT x::int8 * 1000003 FROM generate_series(1, 3000, 2) x),
                         ARRAY(SELECT x::int8 * 1000003 FROM generate_series(1000, 5000, 3) x))) v(x, a, b)
 ORDER BY 1;
+-- sets of runs (read in place and merged run by run): runs that overlap,
+-- adjoin, interleave, two long runs, single keys between runs, against native
+-- INTERSECT / UNION / EXCEPT, value by value; and their union and
+-- intersection aggregates against native UNION / INTERSECT of all of them
+CREATE TEMP TABLE ds_runs (x text, a int4[], b int4[]);
+INSERT INTO ds_runs VALUES
+    ('overlap', ARRAY(SELECT i FROM generate_series(0, 19999) i WHERE i % 10 < 6),
+                ARRAY(SELECT i FROM generate_series(0, 19999) i WHERE (i + 3) % 10 < 6)),
+    ('adjoin', ARRAY(SELECT i FROM generate_series(0, 19999) i WHERE i % 20 < 10),
+               ARRAY(SELECT i FROM generate_series(0, 19999) i WHERE i % 20 >= 10)),
+    ('inside', ARRAY(SELECT i FROM generate_series(0, 19999) i WHERE i % 50 < 40),
+               ARRAY(SELECT i FROM generate_series(0, 29999) i WHERE i % 50 BETWEEN 5 AND 9 OR i % 700 = 45)),
+    ('two runs', ARRAY(SELECT i FROM generate_series(-30000, 30000) i WHERE abs(i) > 10000),
+                 ARRAY(SELECT i FROM generate_series(-20000, 20000) i)),
+    ('extremes', ARRAY(SELECT i FROM generate_series(-2147483648, -2147480000) i) ||
+                 ARRAY(SELECT i FROM generate_series(2147480000, 2147483647) i),
+                 ARRAY(SELECT i FROM generate_series(2147481000, 2147483647) i WHERE i % 3 > 0));
+SELECT x,
+       distinct_set_to_array(distinct_set(a) & distinct_set(b), 0) =
+           ARRAY(SELECT unnest(a) INTERSECT SELECT unnest(b) ORDER BY 1) AS i_ok,
+       distinct_set_to_array(distinct_set(a) | distinct_set(b), 0) =
+           ARRAY(SELECT unnest(a) UNION SELECT unnest(b) ORDER BY 1) AS u_ok,
+       distinct_set_to_array(distinct_set(a) - distinct_set(b), 0) =
+           ARRAY(SELECT unnest(a) EXCEPT SELECT unnest(b) ORDER BY 1) AS d_ok,
+       distinct_set_to_array(distinct_set(b) - distinct_set(a), 0) =
+           ARRAY(SELECT unnest(b) EXCEPT SELECT unnest(a) ORDER BY 1) AS d2_ok,
+       cardinality(distinct_set(a) & distinct_set(b)) =
+           (SELECT count(*) FROM (SELECT unnest(a) INTERSECT SELECT unnest(b)) q) AS ic_ok,
+       (distinct_set(a) @> distinct_set(b)) =
+           NOT EXISTS (SELECT unnest(b) EXCEPT SELECT unnest(a)) AS c_ok,
+       (distinct_set(a) <@ distinct_set(b)) =
+           NOT EXISTS (SELECT unnest(a) EXCEPT SELECT unnest(b)) AS c2_ok,
+       (distinct_set(a) && distinct_set(b)) =
+           EXISTS (SELECT unnest(a) INTERSECT SELECT unnest(b)) AS o_ok
+FROM ds_runs ORDER BY 1;
+SELECT distinct_set_to_array(distinct_set_union_agg(s), 0) =
+           ARRAY(SELECT DISTINCT v FROM ds_runs, unnest(a || b) v ORDER BY 1) AS union_ok,
+       distinct_set_to_array(distinct_set_intersect_agg(s) FILTER (WHERE x <> 'extremes'), 0) =
+           ARRAY(SELECT unnest(a) FROM ds_runs WHERE x = 'overlap'
+                 INTERSECT SELECT unnest(b) FROM ds_runs WHERE x = 'overlap'
+                 INTERSECT SELECT unnest(a) FROM ds_runs WHERE x = 'adjoin'
+                 INTERSECT SELECT unnest(a) FROM ds_runs WHERE x = 'inside'
+                 INTERSECT SELECT unnest(a) FROM ds_runs WHERE x = 'two runs'
+                 INTERSECT SELECT unnest(b) FROM ds_runs WHERE x = 'two runs'
+                 ORDER BY 1) AS intersect_ok,
+       cardinality(distinct_set_intersect_agg(s) FILTER (WHERE x <> 'extremes')) > 0 AS nonempty
+FROM (SELECT x, distinct_set(a) AS s FROM ds_runs UNION ALL SELECT x, distinct_set(b) FROM ds_runs
+      WHERE x IN ('overlap', 'two runs')) q;
 -- an aggregate of the outer query inside a subquery, grouping sets, and
 -- EXCLUDE in a frame, against native counts
 SELECT k, (SELECT cardinality(distinct_set_union_agg(q.s)) FROM (VALUES (1)) o(x)) =
