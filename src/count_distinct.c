@@ -572,7 +572,7 @@ count_distinct_elements_append(PG_FUNCTION_ARGS)
  *
  * state2 may live in a short-lived context (deserialized), so the result is
  * always in the aggregate context: a large deserialized state is moved
- * there whole, as the state or as a run of it (set.h: cd_set_take,
+ * there whole, as the state or as a held state (set.h: cd_set_take,
  * cd_set_merge), and is not used after.
  */
 Datum

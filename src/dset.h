@@ -158,9 +158,9 @@
 #define PG_GETARG_DSET_P(n)			DatumGetDistinctSetP(PG_GETARG_DATUM(n))
 
 /*
- * A sorted, duplicate-free run of keys in memory: fixed-width keys as an
- * array of width-byte unsigned integers, or byte keys as pointers and
- * lengths (into memory that outlives the run).
+ * A sorted, duplicate-free array of keys in memory: fixed-width keys as
+ * width-byte unsigned integers, or byte keys as pointers and lengths (into
+ * memory that outlives the array).
  */
 typedef struct DSKeys
 {

@@ -37,7 +37,7 @@
 
 #define CD_FIXED_PROBES		8	/* tail keys probed before deferring */
 
-/* The operations on sorted runs, specialized per key width. */
+/* The operations on sorted arrays, specialized per key width. */
 #define CDS_KEY uint8
 #define CDS_NAME(x) cd_##x##_u8
 #define CDS_MERGE(x) cd_merge_##x##_u8

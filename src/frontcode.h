@@ -1,11 +1,11 @@
 /*-------------------------------------------------------------------------
  *
  * frontcode.h
- *	  The one codec of front coding: a sorted run of byte keys, each as
+ *	  The one codec of front coding: a sorted array of byte keys, each as
  *	  the length of the prefix it shares with the previous key and the
  *	  length of the rest (varints, varint.h), then the rest.
  *
- * The form is canonical (one form per run of keys: the shared prefix is
+ * The form is canonical (one form per array of keys: the shared prefix is
  * the longest).  Front-coded sets keep their sorted part so (frontset.h),
  * serialized states and stored sets their byte keys (serialkeys.h).
  *

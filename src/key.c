@@ -862,9 +862,9 @@ text_check_from(int encoding, const char *key, Size known)
 /*
  * Are the n bytes at p ASCII characters other than NUL?  Those are valid in
  * every server encoding (all extend ASCII), so pg_verify_mbstr need not see
- * them: 8 bytes at a time (stored sets and partial states of 10M URL-like
- * texts, where the bytes after a shared prefix are mostly digits: the
- * encoding check took 5% of a parallel leader's time in pg_verify_mbstr).
+ * them: 8 bytes at a time (for stored sets and partial states of texts
+ * whose bytes after a shared prefix are mostly ASCII; bench/README.md has
+ * what the encoding check cost a parallel leader).
  */
 static inline bool
 all_ascii(const char *p, Size n)

@@ -45,7 +45,7 @@ cd_set_needs_alloc(const CDSet *set)
  * Add one non-NULL value (may move the set: use the result).  This runs
  * once per input row: fixed-width keys take the inline path (packed sets
  * too), others one call through the operations (for fixed-width keys that
- * call would cost about 15% more instructions per row in the append:
+ * call costs more instructions per row in the append than the inline path:
  * bench/README.md).
  */
 static pg_attribute_always_inline CDSet *

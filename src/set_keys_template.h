@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * set_keys_template.h
- *	  The fixed-width set's work on sorted runs of keys, for one key width;
+ *	  The fixed-width set's work on sorted arrays of keys, for one key width;
  *	  included once per width by fixedset.c.
  *
  * The includer defines:
@@ -12,7 +12,7 @@
  *-------------------------------------------------------------------------
  */
 
-/* Copy the distinct keys of the sorted run src to dst (dst may be src). */
+/* Copy the distinct keys of the sorted array src to dst (dst may be src). */
 static size_t
 CDS_NAME(unique) (void *dst_, const void *src_, size_t n)
 {
@@ -36,8 +36,8 @@ CDS_NAME(unique) (void *dst_, const void *src_, size_t n)
 }
 
 /*
- * The first position >= lo in the sorted run a (na keys) whose key is >= k:
- * a linear walk when a is at most 32 times longer than the run being
+ * The first position >= lo in the sorted array a (na keys) whose key is >= k:
+ * a linear walk when a is at most 32 times longer than the array being
  * looked up (one mispredicted branch per lookup), else galloping from lo
  * (about log(gap) comparisons).
  */
@@ -74,9 +74,9 @@ CDS_NAME(lower_bound_from) (const CDS_KEY *a, size_t na, size_t lo, CDS_KEY k,
 }
 
 /*
- * Drop from the sorted, distinct run b (nb keys) every key that is also in
- * the sorted, distinct run a (na keys); returns the new nb.  Costs about
- * na + nb comparisons when the runs are of similar length, and
+ * Drop from the sorted, distinct array b (nb keys) every key that is also in
+ * the sorted, distinct array a (na keys); returns the new nb.  Costs about
+ * na + nb comparisons when the arrays are of similar length, and
  * nb * log(na / nb) when a is much longer.
  */
 static size_t
@@ -104,9 +104,9 @@ CDS_NAME(remove_present) (const void *a_, size_t na, void *b_, size_t nb)
 }
 
 /*
- * Merge the sorted, distinct run b (nb keys) into the sorted, distinct run
- * a, which has room for na + nb keys, dropping the keys of b that a already
- * holds; returns the merged length.  No second array: one backward pass
+ * Merge the sorted, distinct array b (nb keys) into the sorted, distinct
+ * array a, which has room for na + nb keys, dropping the keys of b that a
+ * already holds; returns the merged length.  No second array: one backward pass
  * writes from the top of the room down, so no key of a is overwritten
  * before it is moved.
  *
@@ -137,7 +137,7 @@ CDS_NAME(merge_unique_into) (void *a_, size_t na, const void *b_, size_t nb)
 	if (nb >= na / 4)
 	{
 		/*
-		 * Runs of similar length interleave closely: a branch-free loop
+		 * Arrays of similar length interleave closely: a branch-free loop
 		 * (each step writes the larger key, and passes both when equal)
 		 * beats any branch on the comparison.
 		 */
@@ -195,8 +195,8 @@ place:
 #undef CDS_MERGE_WINDOW
 
 /*
- * Is any of up to nprobe keys, spread over the unsorted run b (nb keys,
- * newest last), in the sorted run a?  A binary search each.
+ * Is any of up to nprobe keys, spread over the unsorted array b (nb keys,
+ * newest last), in the sorted array a?  A binary search each.
  */
 static bool
 CDS_NAME(probe_present) (const void *a_, size_t na, const void *b_, size_t nb,

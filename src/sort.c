@@ -42,13 +42,13 @@
 #endif
 
 /*
- * Runs of this many bytes or more (of 4- and 8-byte keys) are sorted by one
+ * Arrays of this many bytes or more (of 4- and 8-byte keys) are sorted by one
  * MSD pass on CD_RADIX_MSD_BITS bits into buckets, then each bucket by the
  * LSD sort on digits of CD_RADIX_BUCKET_BITS bits.  Past the CPU's caches
  * the LSD passes' 2048 write streams miss on every other key; the buckets
  * of the MSD pass fit in them (below the cut-off the extra pass costs more
  * than it saves: bench/README.md).  A bucket holding more than 1/CD_RADIX_MSD_SKEW of the keys
- * would not fit either: such runs take the LSD sort alone.  Build with
+ * would not fit either: such arrays take the LSD sort alone.  Build with
  * -DCD_RADIX_MSD_MIN_BYTES=SIZE_MAX to leave it out.
  */
 #ifndef CD_RADIX_MSD_MIN_BYTES

@@ -7,11 +7,11 @@
  *	  CDS_KEY	- the key type (uint8, uint16, uint32 or uint64)
  *	  CDS_NAME(x) - makes a width-specific name from x
  *
- * Large runs use an LSD radix sort on bytes, which skips every byte position
+ * Large arrays use an LSD radix sort on bytes, which skips every byte position
  * where all keys agree (so 8-byte keys holding small ranges cost no more
- * than 4-byte ones); very large runs of 4- and 8-byte keys on digits of
- * CD_RADIX_WIDE_BITS bits, and runs larger than the CPU's caches first by
- * one MSD pass into buckets that fit in them (sort.c says why).  Small runs
+ * than 4-byte ones); very large arrays of 4- and 8-byte keys on digits of
+ * CD_RADIX_WIDE_BITS bits, and arrays larger than the CPU's caches first by
+ * one MSD pass into buckets that fit in them (sort.c says why).  Small arrays
  * use PostgreSQL's lib/sort_template.h quicksort with an inlined comparison,
  * which beats the radix sort's fixed cost of clearing and summing its
  * histograms.
@@ -111,7 +111,7 @@ CDS_NAME(radix_sort) (CDS_KEY *keys, CDS_KEY *scratch, size_t n)
 }
 
 /*
- * Runs of CD_RADIX_MSD_MIN_BYTES or more: one MSD pass on the top
+ * Arrays of CD_RADIX_MSD_MIN_BYTES or more: one MSD pass on the top
  * CD_RADIX_MSD_BITS of the bits where the keys differ, from keys to scratch,
  * then each bucket, which fits in the caches, by the LSD sort on digits of
  * CD_RADIX_BUCKET_BITS (its top digits, which the bucket's keys share, cost

@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * varentry.c
- *	  Sorting and deduplicating a run of variable-size key entries
+ *	  Sorting and deduplicating an array of variable-size key entries
  *	  (varentry.h).
  *
  *-------------------------------------------------------------------------

@@ -7,7 +7,7 @@
  *
  * An entry is a key's length (1 byte below 128, else 4 bytes, the first
  * with its high bit set) and its bytes: no palloc and no pointer per key.
- * A run of unsorted entries is sorted through an index of items (sort.h),
+ * An array of unsorted entries is sorted through an index of items (sort.h),
  * deduplicated and packed into scratch space by cd_sort_entries.
  *
  *-------------------------------------------------------------------------
