@@ -145,12 +145,12 @@ cd_range_cut(CDRangeHead *h, uint64 upto, uint64 *first, uint64 *last)
  * other classes are skipped, and the merge stops when what is left of the
  * inputs holds no class in keep (an intersection when either input ends, a
  * difference when a does).  With more than one class in keep, the kept
- * pieces that adjoin are joined (a union's pieces of a and of b, and of an
- * input's adjacent ranges), so each range is maximal; with one, the ranges
- * are maximal when the inputs' are (two pieces of one class adjoin only
- * where an input's ranges do).  A union (all three) takes the lower head's
- * range whole and every range of either input that overlaps or adjoins
- * it, without cutting them.
+ * pieces that adjoin are joined (pieces of a and of b, and of an input's
+ * adjacent ranges), so each range is maximal; with one, the ranges are
+ * maximal when the inputs' are (two pieces of one class adjoin only where
+ * an input's ranges do).  A union (all three) is not cut in pieces: it
+ * takes the lower head's range whole and every range of either input that
+ * overlaps or adjoins it, so its ranges are maximal too.
  *
  * keep is a constant at each call: inlined, only its own classes' tests
  * and pieces remain.  Each input range is read at most once; a call costs
