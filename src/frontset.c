@@ -884,10 +884,13 @@ read_bytes(CDKeyReader *r, Size *len)
 	return key;
 }
 
+static Size front_serial_size(const CDKeyReader *r);
+static void front_write_serial(const CDKeyReader *r, char *dst);
+
 /*
  * A reader of the sorted keys.  Each key stays valid while the next one is
  * read (keystream.h), not longer; the decoder lives in
- * CurrentMemoryContext (reader_free frees it, where this file reads).
+ * CurrentMemoryContext (reader_free, the reader's release, frees it).
  */
 static void
 front_reader(const CDSet *set, CDKeyReader *r)
@@ -898,23 +901,26 @@ front_reader(const CDSet *set, CDKeyReader *r)
 	Assert(set->nall == set->nsorted && fs->nheld == 0);
 	cd_front_decoder_init(d, fs->coded, 0, fs->codedbytes);
 	cd_key_reader_init(r, d, set->nsorted, NULL, read_bytes);
+	cd_key_reader_offer_serial(r, front_serial_size, front_write_serial);
+	r->release = reader_free;
 }
 
-/* The sorted keys are kept in serialkeys.h's byte form: copied as they are. */
-static bool
-front_serial_form(const CDSet *set, Size *bytes)
+/*
+ * The sorted keys are kept in serialkeys.h's byte form: a reader over them
+ * offers them to be copied as they are.
+ */
+static Size
+front_serial_size(const CDKeyReader *r)
 {
-	Assert(set->nall == set->nsorted && as_front_c(set)->nheld == 0);
-	*bytes = as_front_c(set)->codedbytes;
-	return true;
+	return ((const CDFrontDecoder *) r->source)->end;
 }
 
 static void
-front_write_serial(const CDSet *set, char *dst)
+front_write_serial(const CDKeyReader *r, char *dst)
 {
-	const CDFrontSet *fs = as_front_c(set);
+	const CDFrontDecoder *d = (const CDFrontDecoder *) r->source;
 
-	memcpy(dst, fs->coded, fs->codedbytes);
+	memcpy(dst, d->data, d->end);
 }
 
 static void
@@ -1011,8 +1017,6 @@ const CDSetOps cd_front_set_ops = {
 	.merge = front_merge,
 	.copy = front_copy,
 	.reader = front_reader,
-	.serial_form = front_serial_form,
-	.write_serial = front_write_serial,
 	.build = front_build,
 	.memory_size = front_memory_size,
 	.used_bytes = front_used_bytes,

@@ -35,6 +35,25 @@ struct CDKeyReader
 	 */
 	const char *(*next_bytes) (CDKeyReader *r, Size *len);
 
+	/*
+	 * Optional (NULL: not offered): a source that holds the whole stream in
+	 * its serialized form (serialkeys.h) already, or as blocks that become it
+	 * with their heads put back, offers its bytes, so that a serialized
+	 * state copies them instead of decoding and encoding every key.
+	 * serial_size gives their size; write_serial writes exactly that many
+	 * bytes to dst.  Both are of the whole stream, wherever pos is, and
+	 * leave pos as it is.
+	 */
+	Size		(*serial_size) (const CDKeyReader *r);
+	void		(*write_serial) (const CDKeyReader *r, char *dst);
+
+	/*
+	 * Optional (NULL: nothing to free): frees what the reader allocated
+	 * (a decoder's buffers).  A reader that is not released lives as long
+	 * as the memory context it was made in.
+	 */
+	void		(*release) (CDKeyReader *r);
+
 	/* the source's own; setting pos to 0 starts the stream over */
 	const void *source;
 	Size		pos;
@@ -61,9 +80,30 @@ cd_key_reader_init(CDKeyReader *r, const void *source, uint32 count,
 {
 	r->next_fixed = next_fixed;
 	r->next_bytes = next_bytes;
+	r->serial_size = NULL;
+	r->write_serial = NULL;
+	r->release = NULL;
 	r->source = source;
 	r->pos = 0;
 	r->count = count;
+}
+
+/* The reader r offers its source's bytes in the serialized form. */
+static inline void
+cd_key_reader_offer_serial(CDKeyReader *r,
+						   Size (*serial_size) (const CDKeyReader *),
+						   void (*write_serial) (const CDKeyReader *, char *))
+{
+	r->serial_size = serial_size;
+	r->write_serial = write_serial;
+}
+
+/* Free what the reader r allocated, if anything; r is done. */
+static inline void
+cd_key_reader_release(CDKeyReader *r)
+{
+	if (r->release != NULL)
+		r->release(r);
 }
 
 /* A writer into target (one of the two functions set). */

@@ -1253,6 +1253,9 @@ packed_copy(CDSet *set, MemoryContext mcxt)
 	return (CDSet *) copy;
 }
 
+static Size packed_serial_size(const CDKeyReader *r);
+static void packed_write_serial(const CDKeyReader *r, char *dst);
+
 static void
 packed_reader(const CDSet *set, CDKeyReader *r)
 {
@@ -1260,34 +1263,33 @@ packed_reader(const CDSet *set, CDKeyReader *r)
 	/* readers may start anywhere: a lazy set's keys become blocks */
 	decode_in_place(as_packed_c(set));
 	cd_key_reader_init(r, set, set->nsorted, read_blocks, NULL);
+	cd_key_reader_offer_serial(r, packed_serial_size, packed_write_serial);
 }
 
 /*
  * A block's bytes are its serial form (serialkeys.h) without its head
  * (packedset.h), except that a block of one key (the last) has a b byte
- * here and none there: a serialized state is the blocks with their heads
- * put back, in big-endian order.  A lazy set's keys are not checked yet: they go through
- * the reader, which checks them.
+ * here and none there: the serialized keys of a reader over blocks
+ * (packed_reader: a set held as it was sent is blocks by then) are the
+ * blocks with their heads put back, in big-endian order.
  */
-static bool
-packed_serial_form(const CDSet *set, Size *bytes)
+static Size
+packed_serial_size(const CDKeyReader *r)
 {
-	const CDPackedSet *ps = as_packed_c(set);
+	const CDPackedSet *ps = (const CDPackedSet *) r->source;
 	uint32		nblocks = nblocks_of(ps->nsorted);
+	Size		bytes = ps->data_len + (Size) nblocks * ps->extra;
 
-	Assert(set->nall == set->nsorted && ps->nheld == 0);
-	if (ps->lazy)
-		return false;
-	*bytes = ps->data_len + (Size) nblocks * ps->extra;
+	Assert(!ps->lazy && ps->nheld == 0 && r->count == ps->nsorted);
 	if (nblocks > 0 && block_len(ps->nsorted, nblocks - 1) == 1)
-		(*bytes)--;
-	return true;
+		bytes--;
+	return bytes;
 }
 
 static void
-packed_write_serial(const CDSet *set, char *dst)
+packed_write_serial(const CDKeyReader *r, char *dst)
 {
-	const CDPackedSet *ps = as_packed_c(set);
+	const CDPackedSet *ps = (const CDPackedSet *) r->source;
 	int			width = ps->extra;
 	uint32		nblocks = nblocks_of(ps->nsorted);
 	uint8	   *out = (uint8 *) dst;
@@ -1392,8 +1394,6 @@ const CDSetOps cd_packed_set_ops = {
 	.merge = packed_merge,
 	.copy = packed_copy,
 	.reader = packed_reader,
-	.serial_form = packed_serial_form,
-	.write_serial = packed_write_serial,
 	.build = packed_build,
 	.memory_size = packed_memory_size,
 	.used_bytes = packed_used_bytes,

@@ -110,21 +110,23 @@ cd_set_output_datums(CDSet *set, uint32 *n)
 bool
 cd_state_image_init(CDStateImage *img, CDSet *set)
 {
-	const CDSetOps *ops = cd_set_ops(set);
+	CDKeyReader r;
+	bool		known = true;
 
 	cd_set_compact(set);
 	img->set = set;
-	/* keys already in the serialized form are copied */
-	img->serial = ops->serial_form != NULL && ops->serial_form(set, &img->keybytes);
-	if (!img->serial)
-	{
-		CDKeyReader r;
-
-		if (set->kt->encoding != CD_KEY_BYTES)
-			return false;
-		ops->reader(set, &r);
+	cd_set_ops(set)->reader(set, &r);
+	/* keys their reader offers in the serialized form are copied */
+	img->serial = r.write_serial != NULL;
+	if (img->serial)
+		img->keybytes = r.serial_size(&r);
+	else if (set->kt->encoding == CD_KEY_BYTES)
 		img->keybytes = cd_serial_bytes_size(&r);
-	}
+	else
+		known = false;
+	cd_key_reader_release(&r);
+	if (!known)
+		return false;
 	cd_state_header(&img->head, set->kt, set->nsorted, img->keybytes);
 	if (!img->serial)
 		elog(DEBUG2, "count_distinct: %u keys of %d bytes serialized into %zu bytes",
@@ -135,23 +137,20 @@ cd_state_image_init(CDStateImage *img, CDSet *set)
 void
 cd_state_image_write(const CDStateImage *img, char *dst)
 {
-	const CDSetOps *ops = cd_set_ops(img->set);
 	Size		size = cd_state_image_size(img);
+	CDKeyReader r;
 
 	memcpy(dst, img->head.data, img->head.len);
 	SET_VARSIZE(dst, size);
 	dst += img->head.len;
+	cd_set_ops(img->set)->reader(img->set, &r);
+	Assert(img->serial == (r.write_serial != NULL));
 	if (img->serial)
-		ops->write_serial(img->set, dst);
-	else
-	{
-		CDKeyReader r;
-
-		ops->reader(img->set, &r);
-		if (cd_front_encode(dst, img->keybytes, &r) != img->keybytes)
-			elog(ERROR, "count_distinct: a state's keys took other than the %zu bytes counted",
-				 img->keybytes);
-	}
+		r.write_serial(&r, dst);
+	else if (cd_front_encode(dst, img->keybytes, &r) != img->keybytes)
+		elog(ERROR, "count_distinct: a state's keys took other than the %zu bytes counted",
+			 img->keybytes);
+	cd_key_reader_release(&r);
 }
 
 bytea *

@@ -127,9 +127,10 @@ extern bytea *cd_set_serialize(CDSet *set, CDValueIO *vio);
 
 /*
  * The same state, written straight into memory of its exact size: the
- * set's keys copied (a packed or front-coded sorted part) or encoded
- * (byte keys) once, with no bytea in between (state_object.h).  Only for
- * sets whose state's size is known before it is written:
+ * set's keys copied (where its reader offers them in the serialized form:
+ * a packed or front-coded sorted part; keystream.h) or encoded (byte keys)
+ * once, with no bytea in between (state_object.h).  Only for sets whose
+ * state's size is known before it is written:
  * cd_state_image_init compacts set and returns false for the others
  * (fixed-width keys of a small set, comparator keys), else fills img, which
  * refers to set, unchanged, until it is written.  cd_state_image_write
@@ -140,7 +141,7 @@ typedef struct CDStateImage
 	CDSet	   *set;
 	StringInfoData head;		/* VARHDRSZ bytes (unset), then the header */
 	Size		keybytes;
-	bool		serial;			/* the keys: the set's write_serial */
+	bool		serial;			/* the keys: the set reader's write_serial */
 } CDStateImage;
 
 extern bool cd_state_image_init(CDStateImage *img, CDSet *set);

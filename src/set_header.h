@@ -23,7 +23,9 @@
  * small chunk: the header is kept at 20 bytes, and a representation's own
  * fields follow it (set_header.h's CD_SET_HEADER_FIELDS, offsets checked by
  * CD_SET_CHECK_HEADER).  Growth and compaction follow one policy
- * (policy.h).
+ * (policy.h).  The operations are set operations only: a set is serialized
+ * through its reader (keystream.h, serialkeys.h), which copies the keys
+ * where the set holds them in their serialized form already.
  *
  *-------------------------------------------------------------------------
  */
@@ -145,17 +147,12 @@ typedef struct CDSetOps
 	/*
 	 * A reader of the sorted keys of a compacted set.  Not yet const-correct:
 	 * a packed set's keys held as they were sent become blocks first (the
-	 * keys stay the same; packedset.c: packed_reader).
+	 * keys stay the same; packedset.c: packed_reader).  Serialization goes
+	 * through it: a reader over keys held in their serialized form (a
+	 * packed or front-coded sorted part) offers their bytes to be copied
+	 * (keystream.h: serial_size, write_serial; set.c: cd_state_image_init).
 	 */
 	void		(*reader) (const CDSet *set, CDKeyReader *r);
-	/*
-	 * Optional (NULL: never).  Does a compacted set hold its sorted keys in
-	 * serialkeys.h's form, so that a serialized state copies them instead of
-	 * decoding and encoding them again?  If so, sets *bytes to their size;
-	 * write_serial then writes exactly those bytes to dst.
-	 */
-	bool		(*serial_form) (const CDSet *set, Size *bytes);
-	void		(*write_serial) (const CDSet *set, char *dst);
 	/*
 	 * A new, empty set in mcxt with room for n keys taking about bytes
 	 * (variable-size keys: a hint), and a writer that fills it with sorted

@@ -173,6 +173,9 @@ make_keys(uint64 *keys, size_t n, int width, int shape)
 	}
 }
 
+/* deserialized states serialized again while held as they were sent */
+static long n_lazy_again = 0;
+
 static const Oid width_types[] = {CHAROID, INT2OID, INT4OID, INT8OID};
 
 /*
@@ -393,6 +396,19 @@ one_case(long it)
 
 		cd_state_read_header(&buf, VARDATA(ser), VARSIZE(ser) - VARHDRSZ, NULL, &h);
 		d = cd_set_deserialize(&buf, &h, &kt, NULL);
+		{
+			/* serialized again, held as it was sent: the same bytes */
+			bytea	   *again;
+
+			if (d->kind == CD_SET_PACKED && ((CDPackedSet *) d)->lazy != NULL)
+				n_lazy_again++;
+			again = cd_set_serialize(d, NULL);
+
+			report(VARSIZE(again) == VARSIZE(ser) &&
+				   memcmp(again, ser, VARSIZE(ser)) == 0,
+				   "deserialized, serialized again: the same bytes", width, it);
+			pfree(again);
+		}
 		report(same_keys(d, want, nwant, 128), "deserialized", width, it);
 		report((h.n * (Size) width > CD_PACKED_MIN_BYTES) == (d->kind == CD_SET_PACKED),
 			   "deserialized kind", width, it);
@@ -502,8 +518,13 @@ main(int argc, char **argv)
 	check_sizes();
 	for (long it = 0; it < cases; it++)
 		one_case(it);
-	printf("%s: packed set, %ld cases, %ld checks passed, %ld failed\n",
-		   failed ? "FAIL" : "ok", cases, passed, failed);
+	if (n_lazy_again == 0)
+	{
+		printf("FAIL: no state serialized again as it was sent\n");
+		failed++;
+	}
+	printf("%s: packed set, %ld cases, %ld checks passed, %ld failed (%ld held as sent, serialized again)\n",
+		   failed ? "FAIL" : "ok", cases, passed, failed, n_lazy_again);
 	printf("%d passed, %d failed\n", failed ? 0 : 1, failed ? 1 : 0);
 	return failed > 0;
 }
