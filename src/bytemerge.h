@@ -5,8 +5,9 @@
  *	  sorted, distinct keys with one head (CDByteSource) over an index of
  *	  entries, an array of entries (varentry.h), a front-coded stream
  *	  (frontcode.h's trusting decoder) or a key reader (keystream.h), and
- *	  the in-place merge of a source into a sorted part (cd_byte_merge_into)
- *	  and the count of the union of several sources (cd_byte_union_count).
+ *	  the in-place merge of a source into a sorted part (cd_byte_merge_into),
+ *	  the count of the union of a sorted part read in place and a source
+ *	  (cd_byte_count_two) and of several sources (cd_byte_union_count).
  *
  * The in-place merge is the one loop of both sets that keep variable-size
  * keys sorted in one array: the variable-size set (varset.c, merge_sorted:
@@ -27,10 +28,12 @@
  * head is below the head as well, one that shares less is above it; only
  * when they share as much are the bytes compared, from there on.
  *
- * The merge is inlined into its callers once for each form of source they
- * merge, with the form of the sorted part a constant: each set's loop keeps
- * only its own comparisons and reads its keys without a branch on their
- * form.
+ * The merge and the two-way count are inlined into their callers once for
+ * each form of source they read, with the form of the sorted part a
+ * constant: each set's loop keeps only its own comparisons and reads its
+ * keys without a branch on their form.  Both compare as
+ * cd_byte_heads_compare does: the one comparison of a sorted part's head
+ * with another source's.
  *
  *-------------------------------------------------------------------------
  */
@@ -242,6 +245,62 @@ cd_byte_compare_next(const CDFrontDecoder *d, const char *k, Size klen,
 	return cd_bytes_compare_from(k, klen, t, tlen, *lcp, lcp);
 }
 
+/*
+ * The heads of a sorted part (k) and of another source (t) as the two-way
+ * loops read them: bytes and length, NULL past the last key; a front-coded
+ * part's key shares lcp bytes with t while below (k's predecessor was below
+ * t).
+ */
+typedef struct CDByteHeads
+{
+	const char *k;
+	Size		klen;
+	const char *t;
+	Size		tlen;
+	bool		below;
+	Size		lcp;
+} CDByteHeads;
+
+static pg_attribute_always_inline void
+cd_byte_heads_init(CDByteHeads *h, const CDByteSource *part,
+				   const CDByteSource *src)
+{
+	h->k = part->head ? part->head->key : NULL;
+	h->klen = part->head ? part->head->len : 0;
+	h->t = src->head ? src->head->key : NULL;
+	h->tlen = src->head ? src->head->len : 0;
+	h->below = false;
+	h->lcp = 0;
+}
+
+/*
+ * k against t (1 past part's last key, -1 past src's): entries (not front)
+ * as kt's keys (cd_compare_items over the heads, which the sources index),
+ * front-coded keys as bytes, with what the coding says while below (see the
+ * top of the file).
+ */
+static pg_attribute_always_inline int
+cd_byte_heads_compare(const CDKeyType *kt, const CDByteSource *part,
+					  const CDByteSource *src, bool front, CDByteHeads *h)
+{
+	int			c;
+
+	if (h->k == NULL)
+		c = 1;
+	else if (h->t == NULL)
+		c = -1;
+	else if (!front)
+		c = cd_compare_items(kt, part->head, src->head, false);
+	else if (h->below)
+		c = cd_byte_compare_next(&part->d, h->k, h->klen, h->t, h->tlen,
+								 &h->lcp);
+	else
+		c = cd_bytes_compare_from(h->k, h->klen, h->t, h->tlen, 0, &h->lcp);
+	if (front)
+		h->below = (c < 0);
+	return c;
+}
+
 /* What cd_byte_merge_into found: the union's size. */
 typedef struct CDByteMerged
 {
@@ -272,35 +331,18 @@ cd_byte_merge_into(const CDKeyType *kt, char *data, CDByteSource *part,
 	Size		spanend = 0;	/* [span, spanend) */
 	bool		in_span = false;
 	bool		as_is = true;	/* the last key written is k's predecessor */
-	bool		below = false;	/* k's predecessor was below t ... */
-	Size		lcp = 0;		/* ... and shared this much with it */
 	const char *last = NULL;	/* the last key written (front coding) */
 	Size		lastlen = 0;
 	Size		count = 0;
 	Size		nnew = 0;
 	Size		raw = 0;
-	const char *k = part->head ? part->head->key : NULL;	/* part's head */
-	Size		klen = part->head ? part->head->len : 0;
-	const char *t = src->head ? src->head->key : NULL;	/* src's */
-	Size		tlen = src->head ? src->head->len : 0;
+	CDByteHeads h;
 
 	Assert(part->form == pform && src->form == sform);
-	while (k != NULL || t != NULL)
+	cd_byte_heads_init(&h, part, src);
+	while (h.k != NULL || h.t != NULL)
 	{
-		int			c;
-
-		if (k == NULL)
-			c = 1;
-		else if (t == NULL)
-			c = -1;
-		else if (!front)
-			c = cd_compare_items(kt, part->head, src->head, false);
-		else if (below)
-			c = cd_byte_compare_next(&part->d, k, klen, t, tlen, &lcp);
-		else
-			c = cd_bytes_compare_from(k, klen, t, tlen, 0, &lcp);
-		if (front)
-			below = (c < 0);
+		int			c = cd_byte_heads_compare(kt, part, src, front, &h);
 
 		if (c <= 0)
 		{
@@ -313,17 +355,17 @@ cd_byte_merge_into(const CDKeyType *kt, char *data, CDByteSource *part,
 				spanend = front ? part->d.pos : part->pos;
 			}
 			else
-				cd_front_put_key(data, &w, k, klen,
-								 cd_common_prefix(last, lastlen, k, klen));
+				cd_front_put_key(data, &w, h.k, h.klen,
+								 cd_common_prefix(last, lastlen, h.k, h.klen));
 			if (front)
 			{
-				last = k;
-				lastlen = klen;
+				last = h.k;
+				lastlen = h.klen;
 				as_is = true;
 			}
-			k = cd_byte_next_as(part, pform, !front, &klen);
+			h.k = cd_byte_next_as(part, pform, !front, &h.klen);
 			if (c == 0)
-				t = cd_byte_next_as(src, sform, !front, &tlen);
+				h.t = cd_byte_next_as(src, sform, !front, &h.tlen);
 		}
 		else
 		{
@@ -336,18 +378,18 @@ cd_byte_merge_into(const CDKeyType *kt, char *data, CDByteSource *part,
 			}
 			if (front)
 			{
-				cd_front_put_key(data, &w, t, tlen,
+				cd_front_put_key(data, &w, h.t, h.tlen,
 								 last ? cd_common_prefix(last, lastlen,
-														 t, tlen) : 0);
-				last = t;
-				lastlen = tlen;
+														 h.t, h.tlen) : 0);
+				last = h.t;
+				lastlen = h.tlen;
 				as_is = false;
 			}
 			else
-				cd_emit_entry(data, &w, t, tlen);
-			raw += cd_entry_header_size(tlen) + tlen;
+				cd_emit_entry(data, &w, h.t, h.tlen);
+			raw += cd_entry_header_size(h.tlen) + h.tlen;
 			nnew++;
-			t = cd_byte_next_as(src, sform, !front, &tlen);
+			h.t = cd_byte_next_as(src, sform, !front, &h.tlen);
 		}
 		if (unlikely(++count > CD_SET_MAX_KEYS))
 			cd_error_group_too_large(CD_SET_MAX_KEYS, 0);
@@ -365,6 +407,73 @@ cd_byte_merge_into(const CDKeyType *kt, char *data, CDByteSource *part,
 	out->newraw = raw;
 }
 
+/*
+ * Count what the union of the sorted part part (front coding if front, else
+ * entries compared as kt's keys) and src (of the form sform, a constant)
+ * holds, with the comparisons of cd_byte_merge_into, writing nothing.
+ * whole (a constant): the keys of the union, both sources read to their
+ * ends; else only src's keys that part does not hold, part read only as far
+ * as src's last key (a set's count: its sorted part's size is known).  The
+ * sources stay the caller's to free.
+ */
+static pg_attribute_always_inline Size
+cd_byte_count_two(const CDKeyType *kt, CDByteSource *part, CDByteSource *src,
+				  bool front, CDByteForm sform, bool whole)
+{
+	const CDByteForm pform = front ? CD_BYTES_FRONT : CD_BYTES_ENTRIES;
+	Size		count = 0;
+	Size		steps = 0;
+	CDByteHeads h;
+
+	Assert(part->form == pform && src->form == sform);
+	cd_byte_heads_init(&h, part, src);
+	while (h.t != NULL || (whole && h.k != NULL))
+	{
+		int			c = cd_byte_heads_compare(kt, part, src, front, &h);
+
+		if (c <= 0)
+		{
+			/* k is counted (whole), src's equal key with it */
+			count += whole;
+			h.k = cd_byte_next_as(part, pform, !front, &h.klen);
+		}
+		if (c >= 0)
+		{
+			count += (c > 0);
+			h.t = cd_byte_next_as(src, sform, !front, &h.tlen);
+		}
+		if ((++steps & 0xFFFF) == 0)
+			CHECK_FOR_INTERRUPTS();
+	}
+	return count;
+}
+
+/*
+ * cd_byte_union_count's last two sources, if one is front-coded and the
+ * other front-coded or an index: their union's keys added to *count, both
+ * freed; false (nothing read) for other forms.
+ */
+static inline bool
+cd_byte_union_count_two(CDByteSource *a, CDByteSource *b, Size *count)
+{
+	CDByteSource *part = a->form == CD_BYTES_FRONT ? a : b;
+	CDByteSource *src = part == a ? b : a;
+
+	if (part->form != CD_BYTES_FRONT)
+		return false;
+	if (src->form == CD_BYTES_ITEMS)
+		*count += cd_byte_count_two(NULL, part, src, true, CD_BYTES_ITEMS,
+									true);
+	else if (src->form == CD_BYTES_FRONT)
+		*count += cd_byte_count_two(NULL, part, src, true, CD_BYTES_FRONT,
+									true);
+	else
+		return false;
+	cd_byte_source_free(a);
+	cd_byte_source_free(b);
+	return true;
+}
+
 /* The most sources cd_byte_union_count reads at once. */
 #define CD_BYTE_UNION_MAX	32
 
@@ -380,7 +489,8 @@ cd_byte_merge_into(const CDKeyType *kt, char *data, CDByteSource *part,
  * compared, from there on.  A head that is the smallest is counted as L and
  * its source advances; the next key of a front-coded source shares with it
  * what its front coding says; heads not compared keep what they share with
- * L (L and the new one agree past it).
+ * L (L and the new one agree past it).  Two sources left, one of them
+ * front-coded, are counted by cd_byte_count_two.
  */
 static inline Size
 cd_byte_union_count(CDByteSource *src, int nsrc)
@@ -411,6 +521,8 @@ cd_byte_union_count(CDByteSource *src, int nsrc)
 		Size		lastlen;
 		Size		shared;
 
+		if (k == 2 && cd_byte_union_count_two(s[0], s[1], &count))
+			return count;
 		for (i = 0; i < k; i++)
 			most = Max(most, lcp[i]);
 		for (i = 0; i < k; i++)

@@ -730,21 +730,17 @@ front_compact(CDSet *set)
 
 /*
  * The distinct count without changing the set: the tail's distinct keys
- * (in scratch) that the sorted part does not hold, found by one walk.
+ * (in scratch) that the sorted part does not hold, found by one walk
+ * (bytemerge.h: cd_byte_count_two).
  */
 static uint32
 front_count(CDSet *set)
 {
 	const CDFrontSet *fs = as_front_c(set);
 	CDSortedEntries e;
-	CDFrontDecoder d;
-	const char *k;
-	Size		klen = 0;
-	Size		i = 0;
-	Size		nnew = 0;
-	Size		steps = 0;
-	bool		below = false;	/* k's predecessor was below item i ... */
-	Size		lcp = 0;		/* ... and shared this much with it */
+	CDByteSource part;
+	CDByteSource src;
+	Size		nnew;
 
 	if (fs->nheld > 0)
 	{
@@ -771,33 +767,11 @@ front_count(CDSet *set)
 		return fs->nsorted;
 	cd_sort_entries(set->kt, fs->tail, 0, fs->tailbytes,
 					fs->nall - fs->nsorted, false, &e);
-	cd_front_decoder_init(&d, fs->coded, 0, fs->codedbytes);
-	k = cd_front_decoder_next(&d, &klen);
-	while (i < e.n)
-	{
-		const char *t = e.items[i].key;
-		Size		tlen = e.items[i].len;
-		int			c;
-
-		cd_prefetch_item_key(e.items, i, e.n);
-		if (k == NULL)
-			c = 1;
-		else if (below)
-			c = cd_byte_compare_next(&d, k, klen, t, tlen, &lcp);
-		else
-			c = cd_bytes_compare_from(k, klen, t, tlen, 0, &lcp);
-		below = (c < 0);
-		if (c < 0)
-			k = cd_front_decoder_next(&d, &klen);
-		else
-		{
-			nnew += (c > 0);
-			i++;
-		}
-		if ((++steps & 0xFFFF) == 0)
-			CHECK_FOR_INTERRUPTS();
-	}
-	cd_front_decoder_free(&d);
+	cd_byte_source_front(&part, fs->coded, 0, fs->codedbytes);
+	cd_byte_source_items(&src, e.items, e.n);
+	nnew = cd_byte_count_two(NULL, &part, &src, true, CD_BYTES_ITEMS, false);
+	cd_byte_source_free(&part);
+	cd_byte_source_free(&src);
 	cd_entries_free(&e);
 	return fs->nsorted + (uint32) nnew;
 }

@@ -663,21 +663,18 @@ var_compact(CDSet *s)
 /*
  * The distinct count without changing the set: the tail's distinct entries
  * (in scratch) that the sorted part does not hold, found by one read-only
- * merge walk.
+ * merge walk (bytemerge.h: cd_byte_count_two), or searched for in a
+ * uniform sorted part (uniform_places).
  */
 static uint32
 var_count(CDSet *s)
 {
 	const CDVarSet *set = as_var_c(s);
-	const CDKeyType *kt = set->kt;
 	CDSortedEntries t;
+	CDByteSource part;
+	CDByteSource src;
 	Size		nuniq;
-	Size		nnew = 0;
-	Size		pos = 0;
-	Size		i = 0;
-	CDVarItem	cur = {0};
-	bool		have_cur = false;
-	CDImageBuf	img = {0};
+	Size		nnew;
 	UniformPart u;
 
 	if (set->nall == set->nsorted)
@@ -691,39 +688,14 @@ var_count(CDSet *s)
 		pfree(keys);
 		return set->nsorted + (uint32) nnew;
 	}
-	nuniq = cd_sort_entries(kt, set->data, set->sortedbytes, set->used,
+	nuniq = cd_sort_entries(set->kt, set->data, set->sortedbytes, set->used,
 							set->nall - set->nsorted, false, &t);
-	while (i < nuniq)
-	{
-		int			c;
-
-		cd_prefetch_item_key(t.items, i, nuniq);
-		if (!have_cur)
-		{
-			Size		len = 0;
-			const char *key = next_entry(set, &pos, set->sortedbytes, &len);
-
-			if (key == NULL)
-			{
-				nnew += nuniq - i;
-				break;
-			}
-			cd_index_sorted_entry(kt, &cur, key, len, &img);
-			have_cur = true;
-		}
-		c = cd_compare_items(kt, &cur, &t.items[i], false);
-		if (c <= 0)
-			have_cur = false;
-		if (c >= 0)
-		{
-			nnew += (c > 0);
-			i++;
-		}
-		if ((i & 0xFFFF) == 0xFFFF)
-			CHECK_FOR_INTERRUPTS();
-	}
-	if (img.buf)
-		pfree(img.buf);
+	cd_byte_source_entries(&part, set->kt, set->data, 0, set->sortedbytes);
+	cd_byte_source_items(&src, t.items, nuniq);
+	nnew = cd_byte_count_two(set->kt, &part, &src, false, CD_BYTES_ITEMS,
+							 false);
+	cd_byte_source_free(&part);
+	cd_byte_source_free(&src);
 	cd_entries_free(&t);
 	return set->nsorted + (uint32) nnew;
 }
