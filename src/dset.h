@@ -238,7 +238,7 @@ extern const CDKeyType *dsk_keytype_typmod(FunctionCallInfo fcinfo, Oid typid,
 extern void dsk_check_storable(const CDKeyType *kt);
 /* An empty run with room for n keys, in CurrentMemoryContext. */
 extern void dsk_alloc(DSKeys *k, const CDKeyType *kt, uint32 n);
-/* Free what dsk_alloc or dsk_unpack allocated for k (not byte keys' data). */
+/* Free what dsk_alloc or dsk_decode allocated for k (not byte keys' data). */
 extern void dsk_free(DSKeys *k);
 /* The distinct keys of a count_distinct state (set.h; compacts it). */
 extern void dsk_from_state(DSKeys *k, void *state);
@@ -289,10 +289,13 @@ extern void dsk_validate_values(const DSKeys *k);
 extern bool dsk_keys_all_valid(const CDKeyType *kt);
 /* A reader of k's keys (keystream.h). */
 extern void dsk_reader(const DSKeys *k, CDKeyReader *r);
-/* Packed keys (serialkeys.h) and back; unpacking validates everything. */
-extern Size dsk_packed_size(const DSKeys *k);
-extern void dsk_pack(StringInfo buf, const DSKeys *k);
-extern void dsk_unpack(StringInfo buf, DSKeys *k, const CDKeyType *kt,
+/*
+ * Keys encoded in the stored layout (serialkeys.h) and back; decoding
+ * validates everything.
+ */
+extern Size dsk_encoded_size(const DSKeys *k);
+extern void dsk_encode(StringInfo buf, const DSKeys *k);
+extern void dsk_decode(StringInfo buf, DSKeys *k, const CDKeyType *kt,
 					   uint32 n);
 
 /* dset_format.c */
@@ -415,17 +418,18 @@ extern void dset_check_element_type(const CDKeyType *kt, Oid typid);
 typedef CDRangeSource DSRunSource;
 
 /*
- * Packed fixed-width keys: a stored set's keys in place, or a sequence
- * packed the same way with a count of up to 2^64 - 1 (aggregate states).
+ * Stored keys: a stored set's fixed-width keys in place, in its layout
+ * (blocks or runs), or a sequence encoded the same way with a count of up
+ * to 2^64 - 1 (aggregate states).
  */
-typedef struct DSPacked
+typedef struct DSStored
 {
 	int			width;
 	bool		runs;			/* the runs layout, else blocks */
 	uint64		n;				/* keys */
 	const char *data;			/* the layout's bytes */
 	Size		len;
-} DSPacked;
+} DSStored;
 
 /*
  * Is decoding p into an array of keys cheap: the blocks layout, whose keys
@@ -437,16 +441,16 @@ typedef struct DSPacked
 #define DSET_DECODE_FACTOR	16
 
 static inline bool
-dset_decode_cheap(const DSPacked *p)
+dset_decode_cheap(const DSStored *p)
 {
 	return !p->runs && p->n * p->width <= (uint64) p->len * DSET_DECODE_FACTOR;
 }
 
-/* A reader of a packed sequence's runs (its keys checked increasing). */
-typedef struct DSPackedReader
+/* A reader of a stored sequence's runs (its keys checked increasing). */
+typedef struct DSStoredReader
 {
 	DSRunSource src;
-	const DSPacked *p;
+	const DSStored *p;
 	Size		pos;			/* the next byte */
 	uint64		left;			/* keys not read yet */
 	CDRunsReader runs;			/* the runs layout's reader */
@@ -456,11 +460,11 @@ typedef struct DSPackedReader
 	uint32		i;				/* ... and the next of them */
 	uint64		calls;
 	uint64		keys[DSET_BLOCK];
-} DSPackedReader;
+} DSStoredReader;
 
-/* dset_format.c: packed keys, read and written as runs */
-extern void dset_packed(const bytea *ds, const DSHeader *h, DSPacked *p);
-extern void dset_packed_reader(DSPackedReader *r, const DSPacked *p);
+/* dset_format.c: stored keys, read and written as runs */
+extern void dset_stored_keys(const bytea *ds, const DSHeader *h, DSStored *p);
+extern void dset_stored_reader(DSStoredReader *r, const DSStored *p);
 /* The number of keys of a source (ERROR 54000 past 2^64 - 1). */
 extern uint64 dset_count_runs(DSRunSource *src);
 
@@ -471,8 +475,8 @@ extern uint64 dset_count_runs(DSRunSource *src);
  */
 extern bytea *dset_encode_runs(const CDKeyType *kt, DSRunSource *src);
 
-/* A stored set of the keys p packed by dset_pack_runs (limits as above). */
-extern bytea *dset_from_packed(const CDKeyType *kt, const DSPacked *p);
+/* A stored set of the keys p encoded by dset_store_runs (limits as above). */
+extern bytea *dset_from_stored(const CDKeyType *kt, const DSStored *p);
 
 /*
  * ERROR 22P03 unless p, bytes that are not a stored value (a partial
@@ -480,14 +484,14 @@ extern bytea *dset_from_packed(const CDKeyType *kt, const DSPacked *p);
  * nothing follows them, every key is canonical (one test per run), and its
  * layout is the shorter one.  One pass over its runs, as encoding them.
  */
-extern void dset_check_packed(const CDKeyType *kt, const DSPacked *p);
+extern void dset_check_stored(const CDKeyType *kt, const DSStored *p);
 
 /*
- * The keys of src packed as a stored set's keys (the shorter layout) into
+ * The keys of src encoded as a stored set's keys (the shorter layout) into
  * buf, which p then describes; any count.
  */
-extern void dset_pack_runs(StringInfo buf, int width, DSRunSource *src,
-						   DSPacked *p);
+extern void dset_store_runs(StringInfo buf, int width, DSRunSource *src,
+						   DSStored *p);
 
 /*
  * Binary input of fixed-width keys of a built-in type whose every key is a

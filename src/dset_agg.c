@@ -15,9 +15,9 @@
  * one growing array.  Byte keys, and fixed-width keys cheap to decode
  * (dset_decode_cheap), are kept as decoded arrays (each owning its keys, so
  * that merged inputs are freed); other fixed-width keys (runs of
- * consecutive keys above all) as packed sequences (dset.h DSPacked, as a
+ * consecutive keys above all) as stored sequences (dset.h DSStored, as a
  * stored set holds its keys) on a second stack, merged run by run into a
- * packed sequence again, sized by their bytes: memory of the order of
+ * stored sequence again, sized by their bytes: memory of the order of
  * their encoded size, whatever their number of values.  Both merges are
  * the merge engine's (keymerge.h, through dset_ops.c).
  *
@@ -31,7 +31,7 @@
  * stored set); the counting forms count the same merge, exactly past 2^32.
  *
  * distinct_set_intersect_agg(distinct_set) keeps one set (an array or a
- * packed sequence), which only shrinks: each set costs a merge with it.
+ * stored sequence), which only shrinks: each set costs a merge with it.
  *
  * Both serialize their state as a stored set (dset.h) and run in parallel.
  * Their counting forms (distinct_set_union_cardinality_agg, ...: what
@@ -159,12 +159,12 @@ typedef struct DSBitmap
 	Size		nwords;
 } DSBitmap;
 
-/* packed fixed-width keys (dset.h) that a state owns: p.data is mem */
-typedef struct DSPack
+/* stored keys (dset.h) that a state owns: p.data is mem */
+typedef struct DSStoredCopy
 {
-	DSPacked	p;
+	DSStored	p;
 	char	   *mem;
-} DSPack;
+} DSStoredCopy;
 
 typedef struct DSAggState
 {
@@ -175,19 +175,19 @@ typedef struct DSAggState
 	/*
 	 * Byte keys, and fixed-width keys cheap to decode: sorted arrays, each
 	 * owning its keys (union: a stack; intersection: one array).  Other
-	 * fixed-width keys: packed sequences (union: a stack; intersection:
+	 * fixed-width keys: stored sequences (union: a stack; intersection:
 	 * one), and for the union a bitmap of a dense range (lo a multiple of
 	 * 64), made from sets of bm_keys keys in all (the sum of their counts:
 	 * an upper bound of its distinct keys) and bm_bytes encoded bytes.  The
 	 * union is that of the bitmap and the stacks.  An intersection state
-	 * holds exactly one array or one packed sequence, and no bitmap.
+	 * holds exactly one array or one stored sequence, and no bitmap.
 	 */
 	int			narrays;
 	int			maxarrays;
 	DSKeys	   *arrays;
-	int			npacks;
-	int			maxpacks;
-	DSPack	   *packs;
+	int			nseqs;
+	int			maxseqs;
+	DSStoredCopy *seqs;
 	DSBitmap	bm;
 	uint64		bm_keys;
 	uint64		bm_bytes;
@@ -203,8 +203,8 @@ new_state(MemoryContext aggcontext, uint64 magic, const CDKeyType *kt)
 	s->mcxt = aggcontext;
 	s->maxarrays = 8;
 	s->arrays = MemoryContextAlloc(aggcontext, s->maxarrays * sizeof(DSKeys));
-	s->maxpacks = 8;
-	s->packs = MemoryContextAlloc(aggcontext, s->maxpacks * sizeof(DSPack));
+	s->maxseqs = 8;
+	s->seqs = MemoryContextAlloc(aggcontext, s->maxseqs * sizeof(DSStoredCopy));
 	return s;
 }
 
@@ -292,9 +292,9 @@ decode_into(FunctionCallInfo fcinfo, MemoryContext mcxt, bytea *ds,
 	MemoryContextDelete(tmp);
 }
 
-/* A copy of a stored set's packed keys (or none: n = 0), owned by the state */
+/* A copy of a stored set's keys (or none: n = 0), owned by the state */
 static void
-copy_pack(DSAggState *s, const DSPacked *p, DSPack *out)
+copy_stored(DSAggState *s, const DSStored *p, DSStoredCopy *out)
 {
 	out->mem = MemoryContextAlloc(s->mcxt, Max(p->len, 1));
 	memcpy(out->mem, p->data, p->len);
@@ -302,16 +302,16 @@ copy_pack(DSAggState *s, const DSPacked *p, DSPack *out)
 	out->p.data = out->mem;
 }
 
-/* The keys of source src packed into a new DSPack in the state's context */
+/* The keys of source src encoded into a new copy in the state's context */
 static void
-pack_source(DSAggState *s, DSRunSource *src, DSPack *out)
+store_source(DSAggState *s, DSRunSource *src, DSStoredCopy *out)
 {
 	StringInfoData buf;
 	MemoryContext old = MemoryContextSwitchTo(s->mcxt);
 
 	initStringInfo(&buf);
 	MemoryContextSwitchTo(old);
-	dset_pack_runs(&buf, s->kt->width, src, &out->p);
+	dset_store_runs(&buf, s->kt->width, src, &out->p);
 	out->mem = buf.data;
 }
 
@@ -340,25 +340,25 @@ merge_top_arrays(DSAggState *s)
 	s->narrays--;
 }
 
-/* Merge the top two packed sequences of the stack (fixed-width keys). */
+/* Merge the top two stored sequences of the stack (fixed-width keys). */
 static void
-merge_top_packs(DSAggState *s)
+merge_top_seqs(DSAggState *s)
 {
-	DSPack	   *a = &s->packs[s->npacks - 2];
-	DSPack	   *b = &s->packs[s->npacks - 1];
-	DSPackedReader ra;
-	DSPackedReader rb;
+	DSStoredCopy *a = &s->seqs[s->nseqs - 2];
+	DSStoredCopy *b = &s->seqs[s->nseqs - 1];
+	DSStoredReader ra;
+	DSStoredReader rb;
 	DSMerge		m;
-	DSPack		out;
+	DSStoredCopy out;
 
-	dset_packed_reader(&ra, &a->p);
-	dset_packed_reader(&rb, &b->p);
+	dset_stored_reader(&ra, &a->p);
+	dset_stored_reader(&rb, &b->p);
 	dset_merge(&m, DSET_OP_UNION, &ra.src, &rb.src);
-	pack_source(s, &m.src, &out);
+	store_source(s, &m.src, &out);
 	pfree(a->mem);
 	pfree(b->mem);
 	*a = out;
-	s->npacks--;
+	s->nseqs--;
 }
 
 /* bytes of a bitmap of the keys lo .. hi */
@@ -600,7 +600,7 @@ bitmap_widen(DSAggState *s, uint64 lo, uint64 hi)
  */
 static bool
 add_in_place(DSAggState *s, const bytea *ds, const DSHeader *h,
-			 const DSPacked *p)
+			 const DSStored *p)
 {
 	uint64		lo;
 	uint64		hi;
@@ -626,9 +626,9 @@ add_in_place(DSAggState *s, const bytea *ds, const DSHeader *h,
 }
 
 /*
- * Push an array of keys (owning them) or a packed sequence onto the
+ * Push an array of keys (owning them) or a stored sequence onto the
  * union's stack, merging the top two while the upper one is at least as
- * large: as keys for arrays, as bytes for packed sequences (whose merges
+ * large: as keys for arrays, as bytes for stored sequences (whose merges
  * cost their bytes, however many keys their runs hold).
  */
 static void
@@ -646,27 +646,27 @@ push_array(DSAggState *s, const DSKeys *keys)
 }
 
 static void
-push_pack(DSAggState *s, const DSPack *pack)
+push_seq(DSAggState *s, const DSStoredCopy *seq)
 {
-	if (s->npacks == s->maxpacks)
+	if (s->nseqs == s->maxseqs)
 	{
-		s->maxpacks *= 2;
-		s->packs = repalloc(s->packs, s->maxpacks * sizeof(DSPack));
+		s->maxseqs *= 2;
+		s->seqs = repalloc(s->seqs, s->maxseqs * sizeof(DSStoredCopy));
 	}
-	s->packs[s->npacks++] = *pack;
-	while (s->npacks >= 2 &&
-		   s->packs[s->npacks - 1].p.len >= s->packs[s->npacks - 2].p.len)
-		merge_top_packs(s);
+	s->seqs[s->nseqs++] = *seq;
+	while (s->nseqs >= 2 &&
+		   s->seqs[s->nseqs - 1].p.len >= s->seqs[s->nseqs - 2].p.len)
+		merge_top_seqs(s);
 }
 
-/* Merge the whole stacks into one array or packed sequence (or none). */
+/* Merge the whole stacks into one array or stored sequence (or none). */
 static void
 collapse(DSAggState *s)
 {
 	while (s->narrays >= 2)
 		merge_top_arrays(s);
-	while (s->npacks >= 2)
-		merge_top_packs(s);
+	while (s->nseqs >= 2)
+		merge_top_seqs(s);
 }
 
 /*
@@ -676,11 +676,11 @@ collapse(DSAggState *s)
 typedef struct UnionSource
 {
 	BitmapRuns	br;
-	DSPackedReader pr;
+	DSStoredReader pr;
 	DSKeysRuns	kr;
 	DSMerge		m1;
 	DSMerge		m2;
-	DSPacked	empty;
+	DSStored	empty;
 	DSRunSource *src;
 	int			nsources;
 } UnionSource;
@@ -710,9 +710,9 @@ union_source(DSAggState *s, UnionSource *u)
 		bitmap_runs(&u->br, &s->bm);
 		add_source(u, &u->br.src);
 	}
-	if (s->npacks > 0)
+	if (s->nseqs > 0)
 	{
-		dset_packed_reader(&u->pr, &s->packs[0].p);
+		dset_stored_reader(&u->pr, &s->seqs[0].p);
 		add_source(u, &u->pr.src);
 	}
 	if (s->narrays > 0)
@@ -725,7 +725,7 @@ union_source(DSAggState *s, UnionSource *u)
 		/* no keys */
 		memset(&u->empty, 0, sizeof(u->empty));
 		u->empty.width = s->kt->width;
-		dset_packed_reader(&u->pr, &u->empty);
+		dset_stored_reader(&u->pr, &u->empty);
 		add_source(u, &u->pr.src);
 	}
 }
@@ -745,17 +745,17 @@ union_add(FunctionCallInfo fcinfo, MemoryContext aggcontext, DSAggState *s,
 		dset_check_same_type(s->kt, kt);
 	if (kt->width > 0)
 	{
-		DSPacked	p;
-		DSPack		pack;
+		DSStored	p;
+		DSStoredCopy seq;
 
-		dset_packed(ds, &h, &p);
+		dset_stored_keys(ds, &h, &p);
 		/* fixed-width keys of a dense range: into the bitmap in place */
 		if (add_in_place(s, ds, &h, &p))
 			return s;
 		if (!dset_decode_cheap(&p))
 		{
-			copy_pack(s, &p, &pack);
-			push_pack(s, &pack);
+			copy_stored(s, &p, &seq);
+			push_seq(s, &seq);
 			return s;
 		}
 	}
@@ -817,9 +817,9 @@ distinct_set_union_combine(PG_FUNCTION_ARGS)
 	for (i = 0; i < s2->narrays; i++)
 		push_array(s1, &s2->arrays[i]);
 	s2->narrays = 0;
-	for (i = 0; i < s2->npacks; i++)
-		push_pack(s1, &s2->packs[i]);
-	s2->npacks = 0;
+	for (i = 0; i < s2->nseqs; i++)
+		push_seq(s1, &s2->seqs[i]);
+	s2->nseqs = 0;
 	if (s2->bm.bits != NULL)
 	{
 		if (s1->bm.bits == NULL)
@@ -831,12 +831,12 @@ distinct_set_union_combine(PG_FUNCTION_ARGS)
 		else
 		{
 			BitmapRuns	br;
-			DSPack		pack;
+			DSStoredCopy seq;
 
 			bitmap_runs(&br, &s2->bm);
-			pack_source(s1, &br.src, &pack);
+			store_source(s1, &br.src, &seq);
 			pfree(s2->bm.bits);
-			push_pack(s1, &pack);
+			push_seq(s1, &seq);
 		}
 		s2->bm.bits = NULL;
 	}
@@ -857,9 +857,9 @@ union_result(DSAggState *s)
 		UnionSource u;
 
 		union_source(s, &u);
-		/* one packed sequence is already in the stored layout */
-		if (u.nsources == 1 && s->npacks == 1)
-			return dset_from_packed(s->kt, &s->packs[0].p);
+		/* one stored sequence is already in the stored layout */
+		if (u.nsources == 1 && s->nseqs == 1)
+			return dset_from_stored(s->kt, &s->seqs[0].p);
 		if (u.nsources == 1 && s->bm.bits != NULL)
 			return bitmap_encode(s->kt, &s->bm);
 		if (u.nsources > 1 || s->narrays == 0)
@@ -888,8 +888,8 @@ union_count(DSAggState *s)
 		UnionSource u;
 
 		union_source(s, &u);
-		if (u.nsources == 1 && s->npacks == 1)
-			return s->packs[0].p.n;
+		if (u.nsources == 1 && s->nseqs == 1)
+			return s->seqs[0].p.n;
 		if (u.nsources == 1 && s->bm.bits != NULL)
 			return bitmap_count(&s->bm);
 		if (u.nsources > 1 || s->narrays == 0)
@@ -970,7 +970,7 @@ distinct_set_agg_serial(PG_FUNCTION_ARGS)
 /*
  * A state (magic: a union's or an intersection's) of the one stored set
  * ds, in the aggregate context.  partial: ds is a partial state's bytes,
- * whose packed keys are checked to be what encoding writes before they are
+ * whose stored keys are checked to be what encoding writes before they are
  * kept (a stored value's were, by its input).
  */
 static DSAggState *
@@ -983,20 +983,20 @@ state_of(FunctionCallInfo fcinfo, MemoryContext aggcontext, uint64 magic,
 
 	if (kt->width > 0)
 	{
-		DSPacked	p;
+		DSStored	p;
 
-		dset_packed(ds, &h, &p);
+		dset_stored_keys(ds, &h, &p);
 		if (!dset_decode_cheap(&p))
 		{
 			/*
-			 * a packed sequence may be copied into a result as it is
-			 * (dset_from_packed): a partial state's must be exactly what
+			 * a stored sequence may be copied into a result as it is
+			 * (dset_from_stored): a partial state's must be exactly what
 			 * encoding writes (a stored value's is, by its input)
 			 */
 			if (partial)
-				dset_check_packed(kt, &p);
-			copy_pack(s, &p, &s->packs[0]);
-			s->npacks = 1;
+				dset_check_stored(kt, &p);
+			copy_stored(s, &p, &s->seqs[0]);
+			s->nseqs = 1;
 			return s;
 		}
 	}
@@ -1040,16 +1040,16 @@ distinct_set_intersect_deserial(PG_FUNCTION_ARGS)
 /* The one sequence of an intersection state, as a source of runs */
 typedef struct OneSource
 {
-	DSPackedReader pr;
+	DSStoredReader pr;
 	DSKeysRuns	kr;
 } OneSource;
 
 static DSRunSource *
 one_source(DSAggState *s, OneSource *o)
 {
-	if (s->npacks > 0)
+	if (s->nseqs > 0)
 	{
-		dset_packed_reader(&o->pr, &s->packs[0].p);
+		dset_stored_reader(&o->pr, &s->seqs[0].p);
 		return &o->pr.src;
 	}
 	dsk_runs(&o->kr, &s->arrays[0]);
@@ -1060,11 +1060,11 @@ one_source(DSAggState *s, OneSource *o)
 static void
 free_one(DSAggState *s)
 {
-	if (s->npacks > 0)
-		pfree(s->packs[0].mem);
+	if (s->nseqs > 0)
+		pfree(s->seqs[0].mem);
 	else
 		dsk_free(&s->arrays[0]);
-	s->npacks = 0;
+	s->nseqs = 0;
 	s->narrays = 0;
 }
 
@@ -1073,19 +1073,19 @@ free_one(DSAggState *s)
  * state t.  Both kept as arrays (byte keys, or keys cheap to decode:
  * dset_decode_cheap): merged as arrays in a context of their own, the
  * result copied; otherwise (fixed-width keys) merged run by run into a new
- * packed sequence.
+ * stored sequence.
  */
 static void
 intersect_into(FunctionCallInfo fcinfo, DSAggState *s, bytea *ds,
 			   DSAggState *t)
 {
 	DSHeader	h;
-	DSPacked	p;
+	DSStored	p;
 	bool		arrays;
 
 	/* an intersection state's one sequence (state_of, and below) */
-	if (unlikely(s->narrays + s->npacks != 1 ||
-				 (t != NULL && t->narrays + t->npacks != 1)))
+	if (unlikely(s->narrays + s->nseqs != 1 ||
+				 (t != NULL && t->narrays + t->nseqs != 1)))
 		elog(ERROR, "distinct_set: an intersection state holds no single sequence");
 	if (t == NULL)
 		(void) dset_header(fcinfo, ds, &h);
@@ -1093,7 +1093,7 @@ intersect_into(FunctionCallInfo fcinfo, DSAggState *s, bytea *ds,
 		arrays = true;
 	else if (t == NULL)
 	{
-		dset_packed(ds, &h, &p);
+		dset_stored_keys(ds, &h, &p);
 		arrays = s->narrays > 0 && dset_decode_cheap(&p);
 	}
 	else
@@ -1128,23 +1128,23 @@ intersect_into(FunctionCallInfo fcinfo, DSAggState *s, bytea *ds,
 	{
 		OneSource	os;
 		OneSource	ot;
-		DSPackedReader rb;
+		DSStoredReader rb;
 		DSRunSource *b;
 		DSMerge		m;
-		DSPack		out;
+		DSStoredCopy out;
 
 		if (t == NULL)
 		{
-			dset_packed_reader(&rb, &p);
+			dset_stored_reader(&rb, &p);
 			b = &rb.src;
 		}
 		else
 			b = one_source(t, &ot);
 		dset_merge(&m, DSET_OP_INTERSECT, one_source(s, &os), b);
-		pack_source(s, &m.src, &out);
+		store_source(s, &m.src, &out);
 		free_one(s);
-		s->packs[0] = out;
-		s->npacks = 1;
+		s->seqs[0] = out;
+		s->nseqs = 1;
 	}
 }
 
@@ -1235,9 +1235,9 @@ distinct_set_intersect_count_final(PG_FUNCTION_ARGS)
 	s = intersect_arg(fcinfo, 0);
 	if (s == NULL)
 		PG_RETURN_NULL();
-	/* its one sequence, a packed one or an array (or none: no keys) */
-	if (s->npacks > 0)
-		return count_datum(s->packs[0].p.n);
+	/* its one sequence, a stored one or an array (or none: no keys) */
+	if (s->nseqs > 0)
+		return count_datum(s->seqs[0].p.n);
 	return count_datum(s->narrays > 0 ? s->arrays[0].n : 0);
 }
 

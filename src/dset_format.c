@@ -8,7 +8,7 @@
  * type must exist, be the type written, dset.h's "Element type identity",
  * and give exactly the stored encoding and width), the
  * count against the bytes left (before allocating), and the keys as
- * serialkeys.h checks them (canonical packing, strictly increasing, valid
+ * serialkeys.h checks them (canonical encoding, strictly increasing, valid
  * keys of the type); no byte may be left over.
  *
  *-------------------------------------------------------------------------
@@ -60,7 +60,7 @@ format_encoding(const CDKeyType *kt)
 
 /*
  * A reader that passes on the batches of another and counts the maximal
- * runs of consecutive keys in them, so that packing the blocks also tells
+ * runs of consecutive keys in them, so that encoding the blocks also tells
  * whether the runs layout could be shorter.
  */
 typedef struct RunCounter
@@ -137,7 +137,7 @@ runs_layout(CDKeyReader *r, int width, uint32 nruns, StringInfo buf)
 }
 
 static void
-unpack_runs(StringInfo buf, DSKeys *k, const CDKeyType *kt, uint32 n)
+decode_runs(StringInfo buf, DSKeys *k, const CDKeyType *kt, uint32 n)
 {
 	CDRunsReader rr;
 	uint64		first;
@@ -1016,7 +1016,7 @@ too_large(uint32 n, const char *what)
 }
 
 /*
- * The blocks are packed first, counting runs on the way; the runs layout,
+ * The blocks are encoded first, counting runs on the way; the runs layout,
  * written exactly when it is shorter, is sized (and written) only when it
  * could be: each run takes at least two bytes, the first one the key in full
  * and a byte, and their count a byte.
@@ -1081,7 +1081,7 @@ dset_encode(const CDKeyType *kt, const DSKeys *keys)
 	if (decoded > DSET_MAX_DECODED)
 		too_large(keys->n, "more than 1 GB of keys");
 	start_value(&buf, kt, 0, keys->n);
-	dsk_pack(&buf, keys);
+	dsk_encode(&buf, keys);
 	SET_VARSIZE(buf.data, buf.len);
 	return (bytea *) buf.data;
 }
@@ -1173,9 +1173,9 @@ decode_keys(const bytea *ds, const DSHeader *h, const CDKeyType *kt,
 	view_of(&buf, ds);
 	buf.cursor = h->start;
 	if (h->flags & DSET_FLAG_RUNS)
-		unpack_runs(&buf, keys, kt, h->n);
+		decode_runs(&buf, keys, kt, h->n);
 	else
-		dsk_unpack(&buf, keys, kt, h->n);
+		dsk_decode(&buf, keys, kt, h->n);
 	if (buf.cursor != buf.len)
 		dset_invalid("There are bytes left after the keys.");
 
@@ -1699,8 +1699,8 @@ dset_or_bits(const bytea *ds, const DSHeader *h, uint64 *bits, uint64 lo,
 }
 
 /* ------------------------------------------------------------------------
- * Fixed-width keys as runs (dset.h): packed keys read as runs in place,
- * and runs packed, without expanding runs into keys.
+ * Fixed-width keys as runs (dset.h): stored keys read as runs in place,
+ * and runs encoded, without expanding runs into keys.
  * ------------------------------------------------------------------------
  */
 
@@ -1719,7 +1719,7 @@ dset_too_large(uint64 n, int width)
 }
 
 void
-dset_packed(const bytea *ds, const DSHeader *h, DSPacked *p)
+dset_stored_keys(const bytea *ds, const DSHeader *h, DSStored *p)
 {
 	Assert(h->kt->width > 0);
 	p->width = h->kt->width;
@@ -1730,9 +1730,9 @@ dset_packed(const bytea *ds, const DSHeader *h, DSPacked *p)
 }
 
 static void
-packed_rewind(DSRunSource *s)
+stored_rewind(DSRunSource *s)
 {
-	DSPackedReader *r = (DSPackedReader *) s;
+	DSStoredReader *r = (DSStoredReader *) s;
 
 	r->pos = 0;
 	r->left = r->p->n;
@@ -1749,7 +1749,7 @@ packed_rewind(DSRunSource *s)
 
 /* the next run of the runs layout */
 static bool
-packed_next_run(DSPackedReader *r, uint64 *first, uint64 *last)
+stored_next_run(DSStoredReader *r, uint64 *first, uint64 *last)
 {
 	bool		more = cd_runs_next(&r->runs, first, last);
 
@@ -1759,7 +1759,7 @@ packed_next_run(DSPackedReader *r, uint64 *first, uint64 *last)
 
 /* the next block of the blocks layout into r->keys; false at the end */
 static bool
-packed_fill(DSPackedReader *r)
+stored_fill(DSStoredReader *r)
 {
 	const uint8 *base = (const uint8 *) r->p->data;
 	const uint8 *end = base + r->p->len;
@@ -1799,20 +1799,20 @@ packed_fill(DSPackedReader *r)
 }
 
 static bool
-packed_next(DSRunSource *s, uint64 *first, uint64 *last)
+stored_next(DSRunSource *s, uint64 *first, uint64 *last)
 {
-	DSPackedReader *r = (DSPackedReader *) s;
+	DSStoredReader *r = (DSStoredReader *) s;
 	uint64		l;
 
 	if (r->p->runs)
-		return packed_next_run(r, first, last);
+		return stored_next_run(r, first, last);
 	/* blocks: consecutive keys joined into one run */
-	if (r->i >= r->m && !packed_fill(r))
+	if (r->i >= r->m && !stored_fill(r))
 		return false;
 	*first = l = r->keys[r->i++];
 	for (;;)
 	{
-		if (r->i >= r->m && !packed_fill(r))
+		if (r->i >= r->m && !stored_fill(r))
 			break;
 		if (r->keys[r->i] - l != 1)
 			break;
@@ -1823,13 +1823,13 @@ packed_next(DSRunSource *s, uint64 *first, uint64 *last)
 }
 
 void
-dset_packed_reader(DSPackedReader *r, const DSPacked *p)
+dset_stored_reader(DSStoredReader *r, const DSStored *p)
 {
-	r->src.next = packed_next;
-	r->src.rewind = packed_rewind;
+	r->src.next = stored_next;
+	r->src.rewind = stored_rewind;
 	r->p = p;
 	r->calls = 0;
-	packed_rewind(&r->src);
+	stored_rewind(&r->src);
 }
 
 /* a source's runs, adjacent ones joined: maximal runs */
@@ -2092,7 +2092,7 @@ dset_encode_runs(const CDKeyType *kt, DSRunSource *src)
 }
 
 void
-dset_pack_runs(StringInfo buf, int width, DSRunSource *src, DSPacked *p)
+dset_store_runs(StringInfo buf, int width, DSRunSource *src, DSStored *p)
 {
 	RunsStats	st;
 	Size		size;
@@ -2119,8 +2119,8 @@ bool
 dset_recv_in_place(FunctionCallInfo fcinfo, const bytea *ds)
 {
 	DSHeader	h;
-	DSPacked	p;
-	DSPackedReader r;
+	DSStored	p;
+	DSStoredReader r;
 	bytea	   *again;
 	bool		same;
 
@@ -2136,8 +2136,8 @@ dset_recv_in_place(FunctionCallInfo fcinfo, const bytea *ds)
 	/* as binary input of any other set: USAGE on the type and its schema */
 	if (!cd_type_usable(h.kt->typid))
 		cd_error_type_not_usable(format_type_be(h.kt->typid));
-	dset_packed(ds, &h, &p);
-	dset_packed_reader(&r, &p);
+	dset_stored_keys(ds, &h, &p);
+	dset_stored_reader(&r, &p);
 	again = dset_encode_runs(h.kt, &r.src);
 	/* every pass reads the keys to their end */
 	if (r.pos != p.len)
@@ -2180,15 +2180,15 @@ canonical_rewind(DSRunSource *s)
 }
 
 void
-dset_check_packed(const CDKeyType *kt, const DSPacked *p)
+dset_check_stored(const CDKeyType *kt, const DSStored *p)
 {
-	DSPackedReader r;
+	DSStoredReader r;
 	CanonicalSource c;
 	RunsStats	st;
 	Size		size;
 
 	Assert(kt->width == p->width);
-	dset_packed_reader(&r, p);
+	dset_stored_reader(&r, p);
 	c.src.next = canonical_next;
 	c.src.rewind = canonical_rewind;
 	c.inner = &r.src;
@@ -2203,7 +2203,7 @@ dset_check_packed(const CDKeyType *kt, const DSPacked *p)
 }
 
 bytea *
-dset_from_packed(const CDKeyType *kt, const DSPacked *p)
+dset_from_stored(const CDKeyType *kt, const DSStored *p)
 {
 	StringInfoData buf;
 

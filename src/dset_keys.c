@@ -4,7 +4,7 @@
  *	  Stored sets (dset.h): the adapter to the rest of the extension.  The
  *	  one file that builds sorted, distinct keys with the count_distinct
  *	  set (set.h, through its interface: readers of sorted keys), turns keys
- *	  into values and back (key.h) and packs and unpacks them (serialkeys.h,
+ *	  into values and back (key.h) and stored and decodes them (serialkeys.h,
  *	  from readers and into writers of keystream.h).
  *
  *-------------------------------------------------------------------------
@@ -393,7 +393,7 @@ dsk_reader(const DSKeys *k, CDKeyReader *r)
 }
 
 static Size
-packed_size(const DSKeys *k, CDKeyReader *r)
+encoded_size(const DSKeys *k, CDKeyReader *r)
 {
 	Size		size;
 
@@ -407,22 +407,22 @@ packed_size(const DSKeys *k, CDKeyReader *r)
 }
 
 Size
-dsk_packed_size(const DSKeys *k)
+dsk_encoded_size(const DSKeys *k)
 {
 	CDKeyReader r;
 
 	dsk_reader(k, &r);
-	return packed_size(k, &r);
+	return encoded_size(k, &r);
 }
 
 void
-dsk_pack(StringInfo buf, const DSKeys *k)
+dsk_encode(StringInfo buf, const DSKeys *k)
 {
 	CDKeyReader r;
 	Size		size;
 
 	dsk_reader(k, &r);
-	size = packed_size(k, &r);
+	size = encoded_size(k, &r);
 	if (size > DSET_MAX_SIZE - (Size) buf->len)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
@@ -504,7 +504,7 @@ put_bytes(CDKeyWriter *w, const char *key, Size len)
 }
 
 void
-dsk_unpack(StringInfo buf, DSKeys *k, const CDKeyType *kt, uint32 n)
+dsk_decode(StringInfo buf, DSKeys *k, const CDKeyType *kt, uint32 n)
 {
 	Size		left = (Size) (buf->len - buf->cursor);
 	KeysWriter	kw = {k, NULL, 0};

@@ -401,10 +401,10 @@ typedef struct OpArgs
 	DSHeader	ha;
 	DSHeader	hb;
 	const CDKeyType *kt;
-	DSPacked	pa;				/* fixed-width keys */
-	DSPacked	pb;
-	DSPackedReader ra;
-	DSPackedReader rb;
+	DSStored	pa;				/* fixed-width keys */
+	DSStored	pb;
+	DSStoredReader ra;
+	DSStoredReader rb;
 	bool		arrays;			/* byte keys, or cheap to decode: */
 	MemoryContext tmp;			/* decoded here */
 	DSKeys		ka;
@@ -422,10 +422,10 @@ op_args(FunctionCallInfo fcinfo, OpArgs *o)
 	o->arrays = true;
 	if (o->kt->width > 0)
 	{
-		dset_packed(o->a, &o->ha, &o->pa);
-		dset_packed(o->b, &o->hb, &o->pb);
-		dset_packed_reader(&o->ra, &o->pa);
-		dset_packed_reader(&o->rb, &o->pb);
+		dset_stored_keys(o->a, &o->ha, &o->pa);
+		dset_stored_keys(o->b, &o->hb, &o->pb);
+		dset_stored_reader(&o->ra, &o->pa);
+		dset_stored_reader(&o->rb, &o->pb);
 		o->arrays = dset_decode_cheap(&o->pa) && dset_decode_cheap(&o->pb);
 	}
 	if (o->arrays)

@@ -19,7 +19,7 @@
  * Below them, the merge of ranges of consecutive keys (runs) read from two
  * sources, keeping the same classes: every merge of runs (the stored sets'
  * union, intersection and difference of sets read in place, dset_ops.c
- * dset_merge, and so the union aggregate's merges of packed sequences and
+ * dset_merge, and so the union aggregate's merges of stored sequences and
  * of its bitmap, dset_agg.c) steps through cd_range_merge_next.
  *
  *-------------------------------------------------------------------------
