@@ -322,12 +322,13 @@ check "array_agg_distinct(citext)" "array_agg_distinct(ci)::text[]" \
 # polymorphic aggregate down too, and its own type check on the workers
 # refuses it; with citus.allow_aggregate_worker_combine_on_internal_types
 # off, rows are gathered on the coordinator and the result is exact
-out=$(node 0 -c "SELECT count_distinct(p) FROM t GROUP BY g" 2>&1)
-if echo "$out" | grep -q "could not confirm type correctness"; then
-    ok "count_distinct(pair), no typed overload, default settings: Citus refuses it (could not confirm type correctness)"
-else
-    bad "count_distinct(pair), no typed overload, default settings: $(echo "$out" | head -3)"
-fi
+expect_error() {   # expect_error NAME SQL TEXT: SQL on the coordinator fails with TEXT
+    local out
+    out=$(node 0 -c "$2" 2>&1)
+    if echo "$out" | grep -q "$3"; then ok "$1"; else bad "$1: $(echo "$out" | head -3)"; fi
+}
+expect_error "count_distinct(pair), no typed overload, default settings: Citus refuses it (could not confirm type correctness)" \
+    "SELECT count_distinct(p) FROM t GROUP BY g" "could not confirm type correctness"
 export PGOPTIONS="-c citus.allow_aggregate_worker_combine_on_internal_types=off"
 check "count_distinct(pair), allow_aggregate_worker_combine_on_internal_types off" "count_distinct(p)" "count(DISTINCT p)" 0
 check "array_agg_distinct(pair), allow_aggregate_worker_combine_on_internal_types off" "array_agg_distinct(p)" \
@@ -339,12 +340,8 @@ unset PGOPTIONS
 # ambiguous, 42725, as docs/citus.md says)
 node 0 -c "SELECT count_distinct_declare_type('pair')" >/dev/null || bad "count_distinct_declare_type('pair') failed"
 check "count_distinct(pair), declared" "count_distinct(p)" "count(DISTINCT p)"
-out=$(node 0 -c "SELECT count_distinct((v, s)) FROM t" 2>&1)
-if echo "$out" | grep -q "is not unique"; then
-    ok "count_distinct((v, s)) with a composite type declared: ambiguous (42725), as documented"
-else
-    bad "count_distinct((v, s)) with a composite type declared: $(echo "$out" | head -3)"
-fi
+expect_error "count_distinct((v, s)) with a composite type declared: ambiguous (42725), as documented" \
+    "SELECT count_distinct((v, s)) FROM t" "is not unique"
 export PGOPTIONS="-c citus.allow_aggregate_worker_combine_on_internal_types=off"
 check "count_distinct(v, s), a composite type declared, rows gathered" "count_distinct(v, s)" "count(DISTINCT (v, s))" 0
 unset PGOPTIONS
